@@ -1,0 +1,164 @@
+# bench/functions.sh: helpers shared by the hand-run benchmark scripts.
+# Sourced, never run.  Sets up the two commands being compared:
+#
+#   ours: examples/threaded-reads-and-writes from this build tree, run
+#         through the tree's ./run wrapper (LD_LIBRARY_PATH = lib/.libs)
+#   peer: the same source built by build-peer.sh against Debian's libnbd
+#
+# Both binaries are linked to a library with soname libnbd.so.0, so what
+# decides which library runs is the environment.  The peer always runs
+# with LD_LIBRARY_PATH and LD_PRELOAD removed; ours always runs through
+# ./run.  check_libraries prints and checks what each one maps.
+#
+# Overrides (environment):
+#   BUILDDIR            top of the build tree (default: the source tree)
+#   BENCH_OURS_BIN      binary to use in the "ours" slot
+#   BENCH_OURS_WRAPPER  wrapper in front of it (default BUILDDIR/run when
+#                       BENCH_OURS_BIN is unset, none when it is set)
+#   BENCH_PEER_DIR      where build-peer.sh puts the peer binary
+
+bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+top_srcdir="$(cd "$bench_dir/.." && pwd)"
+builddir="${BUILDDIR:-$top_srcdir}"
+example_src="$top_srcdir/examples/threaded-reads-and-writes.c"
+peer_dir="${BENCH_PEER_DIR:-$bench_dir/build-peer}"
+peer_bin="$peer_dir/threaded-reads-and-writes"
+
+# Variables the tree's ./run sets that would make ours slower or
+# different from the peer: malloc perturbation fills every allocation,
+# and LIBNBD_VALGRIND would put valgrind in front.
+unfair_env=(-u MALLOC_PERTURB_ -u MALLOC_CHECK_ -u LIBNBD_VALGRIND -u VG)
+
+die ()
+{
+  echo "$(basename "$0"): $*" >&2
+  exit 1
+}
+
+require ()
+{
+  local t
+  for t in "$@"; do
+    command -v "$t" >/dev/null 2>&1 || die "'$t' is needed but not installed"
+  done
+}
+
+# Fill the arrays peer_prefix, ours_prefix (commands to put in front of
+# a binary, possibly with extra VAR=value words appended later) and the
+# variables peer_bin, ours_bin.
+setup_commands ()
+{
+  local wrapper
+
+  [ -x "$peer_bin" ] ||
+    die "no peer binary at $peer_bin: run bench/build-peer.sh first"
+  peer_prefix=(env -u LD_LIBRARY_PATH -u LD_PRELOAD "${unfair_env[@]}")
+
+  if [ -n "${BENCH_OURS_BIN:-}" ]; then
+    ours_bin="$BENCH_OURS_BIN"
+    wrapper="${BENCH_OURS_WRAPPER:-}"
+  else
+    ours_bin="$builddir/examples/threaded-reads-and-writes"
+    wrapper="${BENCH_OURS_WRAPPER-$builddir/run}"
+  fi
+  [ -x "$ours_bin" ] ||
+    die "no binary at $ours_bin: build the tree (make) first," \
+        "or set BENCH_OURS_BIN"
+  if [ -n "$wrapper" ]; then
+    [ -x "$wrapper" ] || die "no wrapper at $wrapper (configure makes ./run)"
+    ours_prefix=("$wrapper" env "${unfair_env[@]}")
+  else
+    ours_prefix=(env -u LD_LIBRARY_PATH -u LD_PRELOAD "${unfair_env[@]}")
+  fi
+}
+
+# Print which libnbd.so.0 each side would map, and refuse to go on when
+# the peer would load this tree's library.
+check_libraries ()
+{
+  local p o
+
+  p="$("${peer_prefix[@]}" ldd "$peer_bin" | awk '/libnbd\.so/ { print $3 }')"
+  o="$("${ours_prefix[@]}" ldd "$ours_bin" | awk '/libnbd\.so/ { print $3 }')"
+  echo "peer: $peer_bin"
+  echo "      libnbd: $p"
+  echo "ours: ${ours_prefix[0]} ... $ours_bin"
+  echo "      libnbd: $o"
+  case "$p" in
+    "$builddir"/*) die "the peer would load this tree's library" ;;
+    "") die "cannot tell which libnbd the peer loads" ;;
+  esac
+  if [ -z "${BENCH_OURS_BIN:-}" ]; then
+    case "$o" in
+      "$builddir"/*) ;;
+      *) die "ours would load $o, not this tree's lib/.libs" ;;
+    esac
+  fi
+  if [ "$p" = "$o" ]; then
+    echo "NOTE: both slots load the same library (an A/A test)"
+  fi
+}
+
+# Quote words for the /bin/sh that nbdkit --run uses.
+shell_quote ()
+{
+  printf '%q ' "$@"
+}
+
+# run_under_nbdkit OUTFILE WORDS...: start a fresh nbdkit memory 1G on a
+# private Unix socket, run WORDS followed by the socket path, and save
+# the client's stdout in OUTFILE.  nbdkit runs in its own session so the
+# EXIT trap can kill it and its client by process group.
+nbdkit_pgid=
+run_under_nbdkit ()
+{
+  local out="$1"; shift
+  local rc=0
+
+  setsid nbdkit -U - memory 1G \
+         --run "$(shell_quote "$@") \"\$unixsocket\"" >"$out" &
+  nbdkit_pgid=$!
+  wait "$nbdkit_pgid" || rc=$?
+  nbdkit_pgid=
+  if [ "$rc" -ne 0 ]; then
+    cat "$out" >&2
+    die "client or nbdkit failed (status $rc): $*"
+  fi
+}
+
+kill_nbdkit ()
+{
+  if [ -n "$nbdkit_pgid" ]; then
+    kill -TERM -- "-$nbdkit_pgid" 2>/dev/null || :
+    wait "$nbdkit_pgid" 2>/dev/null || :
+  fi
+}
+
+# CPU accounting, in clock ticks.  busy_ticks: all CPUs' non-idle time
+# from /proc/stat.  own_ticks: this shell plus every child it has waited
+# for (nbdkit, which waits for the client).  Other processes' CPU over
+# an interval is the change in busy_ticks minus the change in own_ticks.
+busy_ticks ()
+{
+  awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat
+}
+
+own_ticks ()
+{
+  # Fields after the ")" of the command name: utime is the 12th,
+  # then stime, cutime, cstime.
+  sed 's/.*) //' "/proc/$$/stat" | awk '{ print $12 + $13 + $14 + $15 }'
+}
+
+clk_tck="$(getconf CLK_TCK)"
+
+# median: read numbers one per line, print the median.
+median ()
+{
+  sort -g | awk '{ v[NR] = $1 }
+    END {
+      if (NR == 0) exit 1
+      if (NR % 2) print v[(NR + 1) / 2]
+      else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2
+    }'
+}

@@ -1,0 +1,226 @@
+/* states-reply.c: reading replies: the header, then a simple reply or
+ * a structured chunk.  Every chunk is checked against its command;
+ * a read succeeds only if its chunks covered each byte exactly once.
+ */
+
+/* Receive the rest of h->rbuf inside a reply.  When the socket runs
+ * dry the reply is parked and READY takes over (STATE_READY_START is
+ * the enum the generator gives %.READY), so commands can still be
+ * issued; the next NotifyRead resumes the parked state.
+ */
+static int
+recv_reply_part (struct nbd_handle *h, enum state *next_state,
+                 enum state next)
+{
+  switch (nbd_internal_recv_into_rbuf (h)) {
+  case -1:
+    return -1;
+  case 2:
+    set_error (ECONNRESET, "server closed the connection in a reply");
+    return -1;
+  case 1:
+    h->reply_parked = h->state;
+    *next_state = STATE_READY_START;
+    return 0;
+  }
+  *next_state = next;
+  return 0;
+}
+
+/* The reply's bytes cannot be used: skip them, fail the command. */
+static void
+discard_chunk (struct nbd_handle *h, uint64_t len, const char *why)
+{
+  debug (h, "discarding a reply chunk: %s", why);
+  if (h->reply_cmd->error == 0)
+    h->reply_cmd->error = EPROTO;
+  h->rbuf = NULL;
+  h->rlen = len;
+}
+
+STATE_MACHINE {
+ REPLY.START:
+  if (h->reply_parked) {
+    SET_NEXT_STATE (h->reply_parked);
+    h->reply_parked = 0;
+    return 0;
+  }
+  h->reply_cmd = NULL;
+  h->rbuf = &h->sbuf.simple;
+  h->rlen = sizeof h->sbuf.simple;
+  SET_NEXT_STATE (%RECV_REPLY);
+  return 0;
+
+ REPLY.RECV_REPLY:
+  bool nothing_read = h->rlen == sizeof h->sbuf.simple;
+
+  switch (nbd_internal_recv_into_rbuf (h)) {
+  case -1:
+    return -1;
+  case 2:
+    if (nothing_read && h->disconnect_request &&
+        h->cmds_in_flight == NULL) {
+      SET_NEXT_STATE (%.CLOSED);
+      return 0;
+    }
+    set_error (ECONNRESET, "server closed the connection unexpectedly");
+    return -1;
+  case 1:
+    if (!nothing_read)
+      h->reply_parked = CURRENT_STATE;
+    SET_NEXT_STATE (%.READY);
+    return 0;
+  }
+  SET_NEXT_STATE (%CHECK_MAGIC);
+  return 0;
+
+ REPLY.CHECK_MAGIC:
+  uint32_t magic = be32toh (h->sbuf.simple.magic);
+
+  if (magic == NBD_SIMPLE_REPLY_MAGIC)
+    SET_NEXT_STATE (%SIMPLE_REPLY);
+  else if (magic == NBD_STRUCTURED_REPLY_MAGIC && h->structured_replies) {
+    h->rbuf = (char *) &h->sbuf.structured + sizeof h->sbuf.simple;
+    h->rlen = sizeof h->sbuf.structured - sizeof h->sbuf.simple;
+    SET_NEXT_STATE (%RECV_STRUCTURED_REST);
+  }
+  else {
+    set_error (EPROTO, "invalid reply magic 0x%" PRIx32, magic);
+    return -1;
+  }
+  return 0;
+
+ REPLY.RECV_STRUCTURED_REST:
+  return recv_reply_part (h, next_state, %CHUNK_REPLY);
+
+ REPLY.SIMPLE_REPLY.START:
+  uint64_t cookie = be64toh (h->sbuf.simple.cookie);
+  uint32_t error = be32toh (h->sbuf.simple.error);
+  struct command *cmd = nbd_internal_find_in_flight (h, cookie);
+
+  if (cmd == NULL) {
+    set_error (EPROTO, "no command matches the cookie %" PRIu64
+               " of the server's reply", cookie);
+    return -1;
+  }
+  h->reply_cmd = cmd;
+  cmd->reply_done = true;
+  if (cmd->seen.len > 0) {
+    /* Chunks already arrived: a simple reply cannot follow them. */
+    set_error (EPROTO, "simple reply after structured chunks");
+    return -1;
+  }
+  if (error != 0) {
+    cmd->error = nbd_internal_errno_of_nbd_error (error);
+    SET_NEXT_STATE (%^FINISH_COMMAND);
+  }
+  else if (cmd->type == NBD_CMD_READ) {
+    h->rbuf = cmd->data;
+    h->rlen = cmd->count;
+    SET_NEXT_STATE (%RECV_READ_PAYLOAD);
+  }
+  else {
+    if (cmd->type == NBD_CMD_BLOCK_STATUS)
+      cmd->error = EPROTO;      /* success needs extents */
+    SET_NEXT_STATE (%^FINISH_COMMAND);
+  }
+  return 0;
+
+ REPLY.SIMPLE_REPLY.RECV_READ_PAYLOAD:
+  if (recv_reply_part (h, next_state, %^FINISH_COMMAND) == -1)
+    return -1;
+  if (*next_state == %^FINISH_COMMAND)
+    nbd_internal_read_data_arrived (h, h->reply_cmd, 0,
+                                    h->reply_cmd->count);
+  return 0;
+
+ REPLY.CHUNK_REPLY.START:
+  return nbd_internal_chunk_start (h) == -1 ? -1
+    : (SET_NEXT_STATE (nbd_internal_chunk_next (h,
+                         %RECV_OFFSET_DATA, %RECV_OFFSET_HOLE,
+                         %RECV_PAYLOAD, %RECV_DISCARD, %FINISH)), 0);
+
+ REPLY.CHUNK_REPLY.RECV_OFFSET_DATA:
+  return recv_reply_part (h, next_state, %CHECK_OFFSET_DATA);
+
+ REPLY.CHUNK_REPLY.CHECK_OFFSET_DATA:
+  const char *why;
+
+  why = nbd_internal_chunk_place_data (h);
+  if (why) {
+    discard_chunk (h, h->chunk_length - sizeof h->chunk_head.offset, why);
+    SET_NEXT_STATE (%RECV_DISCARD);
+  }
+  else
+    SET_NEXT_STATE (%RECV_OFFSET_DATA_DATA);
+  return 0;
+
+ REPLY.CHUNK_REPLY.RECV_OFFSET_DATA_DATA:
+  if (recv_reply_part (h, next_state, %FINISH) == -1)
+    return -1;
+  if (*next_state == %FINISH)
+    nbd_internal_read_data_arrived (h, h->reply_cmd,
+                                    h->chunk_data_offset,
+                                    h->chunk_data_count);
+  return 0;
+
+ REPLY.CHUNK_REPLY.RECV_OFFSET_HOLE:
+  return recv_reply_part (h, next_state, %CHECK_OFFSET_HOLE);
+
+ REPLY.CHUNK_REPLY.CHECK_OFFSET_HOLE:
+  nbd_internal_chunk_hole (h);
+  SET_NEXT_STATE (%FINISH);
+  return 0;
+
+ REPLY.CHUNK_REPLY.RECV_PAYLOAD:
+  if (recv_reply_part (h, next_state, %CHECK_ERROR) == -1)
+    return -1;
+  if (*next_state == %CHECK_ERROR &&
+      h->chunk_type == NBD_REPLY_TYPE_BLOCK_STATUS)
+    SET_NEXT_STATE (%CHECK_BLOCK_STATUS);
+  return 0;
+
+ REPLY.CHUNK_REPLY.CHECK_BLOCK_STATUS:
+  nbd_internal_chunk_block_status (h);
+  SET_NEXT_STATE (%FINISH);
+  return 0;
+
+ REPLY.CHUNK_REPLY.CHECK_ERROR:
+  nbd_internal_chunk_error (h);
+  SET_NEXT_STATE (%FINISH);
+  return 0;
+
+ REPLY.CHUNK_REPLY.RECV_DISCARD:
+  return recv_reply_part (h, next_state, %FINISH);
+
+ REPLY.CHUNK_REPLY.FINISH:
+  free (h->chunk_payload);
+  h->chunk_payload = NULL;
+  if (h->chunk_flags & NBD_REPLY_FLAG_DONE)
+    h->reply_cmd->reply_done = true;
+  SET_NEXT_STATE (%^FINISH_COMMAND);
+  return 0;
+
+ REPLY.FINISH_COMMAND:
+  struct command *cmd = h->reply_cmd;
+
+  h->reply_cmd = NULL;
+  if (cmd->reply_done)
+    nbd_internal_complete_command (h, cmd);
+  /* More replies already buffered: no need to wait for the socket. */
+  if (!nbd_internal_ahead_empty (h))
+    SET_NEXT_STATE (%START);
+  else
+    SET_NEXT_STATE (%.READY);
+  return 0;
+
+ DEAD.START:
+  nbd_internal_abort_commands (h);
+  nbd_internal_close_socket (h);
+  return -1;
+
+ CLOSED.START:
+  nbd_internal_abort_commands (h);
+  nbd_internal_close_socket (h);
+  return 0;
+} /* END STATE MACHINE */

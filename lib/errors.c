@@ -1,0 +1,113 @@
+/* errors.c: the thread-local last error and the API call context. */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include "internal.h"
+
+struct last_error {
+  char *error;                  /* message of the last failing call */
+  int errnum;                   /* its errno */
+  const char *context;          /* "nbd_pread": the call running now */
+};
+
+/* One per thread; the message is freed when the thread exits. */
+static pthread_key_t errors_key;
+static pthread_once_t errors_once = PTHREAD_ONCE_INIT;
+
+static void
+free_last_error (void *vp)
+{
+  struct last_error *e = vp;
+
+  if (e) {
+    free (e->error);
+    free (e);
+  }
+}
+
+static void
+make_key (void)
+{
+  pthread_key_create (&errors_key, free_last_error);
+}
+
+static struct last_error *
+get_last_error (void)
+{
+  struct last_error *e;
+
+  pthread_once (&errors_once, make_key);
+  e = pthread_getspecific (errors_key);
+  if (e == NULL) {
+    e = calloc (1, sizeof *e);
+    if (e == NULL)
+      return NULL;
+    pthread_setspecific (errors_key, e);
+  }
+  return e;
+}
+
+/* Free the calling thread's state when the library is unloaded. */
+__attribute__ ((destructor))
+static void
+errors_free (void)
+{
+  struct last_error *e;
+
+  if (pthread_once (&errors_once, make_key) == 0) {
+    e = pthread_getspecific (errors_key);
+    pthread_setspecific (errors_key, NULL);
+    free_last_error (e);
+  }
+}
+
+void
+nbd_internal_set_error_context (const char *context)
+{
+  struct last_error *e = get_last_error ();
+
+  if (e)
+    e->context = context;
+}
+
+const char *
+nbd_internal_get_error_context (void)
+{
+  struct last_error *e = get_last_error ();
+
+  return e && e->context ? e->context : "libnbd";
+}
+
+/* Takes ownership of ERROR. */
+void
+nbd_internal_set_last_error (int errnum, char *error)
+{
+  struct last_error *e = get_last_error ();
+
+  if (e == NULL) {
+    free (error);
+    return;
+  }
+  free (e->error);
+  e->error = error;
+  e->errnum = errnum;
+}
+
+const char *
+nbd_get_error (void)
+{
+  struct last_error *e = get_last_error ();
+
+  return e ? e->error : NULL;
+}
+
+int
+nbd_get_errno (void)
+{
+  struct last_error *e = get_last_error ();
+
+  return e ? e->errnum : 0;
+}

@@ -1,0 +1,386 @@
+/* handle.c: creating and closing handles, and their settings. */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "internal.h"
+
+/* Default handle names are nbd1, nbd2, ... */
+static unsigned long next_handle_number = 1;
+
+struct nbd_handle *
+nbd_create (void)
+{
+  struct nbd_handle *h;
+  const char *s;
+
+  nbd_internal_set_error_context ("nbd_create");
+  h = calloc (1, sizeof *h);
+  if (h == NULL) {
+    set_error (errno, "calloc");
+    goto error1;
+  }
+  if (asprintf (&h->hname, "nbd%lu",
+                __atomic_fetch_add (&next_handle_number, 1,
+                                    __ATOMIC_SEQ_CST)) == -1) {
+    h->hname = NULL;
+    set_error (errno, "asprintf");
+    goto error2;
+  }
+  h->export_name = strdup ("");
+  h->ahead = malloc (RECV_AHEAD_SIZE);
+  h->gather = malloc (SEND_GATHER_SIZE);
+  if (h->export_name == NULL || h->ahead == NULL || h->gather == NULL) {
+    set_error (errno, "malloc");
+    goto error2;
+  }
+  h->tls_verify_peer = true;
+  h->request_eh = true;
+  h->request_sr = true;
+  h->request_meta = true;
+  h->request_block_size = true;
+  h->pread_initialize = true;
+  h->gflags = LIBNBD_HANDSHAKE_FLAG_MASK;
+  h->strict = LIBNBD_STRICT_COMMANDS | LIBNBD_STRICT_FLAGS |
+    LIBNBD_STRICT_BOUNDS | LIBNBD_STRICT_ZERO_SIZE;
+  h->uri_allow_transports = LIBNBD_ALLOW_TRANSPORT_TCP |
+    LIBNBD_ALLOW_TRANSPORT_UNIX | LIBNBD_ALLOW_TRANSPORT_VSOCK;
+  h->uri_allow_tls = LIBNBD_TLS_ALLOW;
+  /* LIBNBD_NO_BATCH=1: send each request as it comes (benchmarks). */
+  s = getenv ("LIBNBD_NO_BATCH");
+  h->batching = !(s && strcmp (s, "1") == 0);
+  s = getenv ("LIBNBD_DEBUG");
+  h->debug = s && strcmp (s, "1") == 0;
+  h->state = h->public_state = STATE_CREATED_START;
+  pthread_mutex_init (&h->lock, NULL);
+  debug (h, "opening handle");
+  return h;
+
+ error2:
+  free (h->gather);
+  free (h->ahead);
+  free (h->export_name);
+  free (h->hname);
+  free (h);
+ error1:
+  return NULL;
+}
+
+/* Reap the subprocess so it does not linger as a zombie. */
+static void
+reap_subprocess (struct nbd_handle *h)
+{
+  if (h->pid > 0) {
+    int status;
+    while (waitpid (h->pid, &status, 0) == -1 && errno == EINTR)
+      ;
+    h->pid = 0;
+  }
+}
+
+void
+nbd_close (struct nbd_handle *h)
+{
+  struct command *cmd, *next;
+
+  nbd_internal_set_error_context ("nbd_close");
+  if (h == NULL)
+    return;
+  debug (h, "closing handle");
+  /* Commands not retired yet: free them and their closures. */
+  nbd_internal_abort_commands (h);
+  for (cmd = h->cmds_done; cmd; cmd = next) {
+    next = cmd->next;
+    nbd_internal_retire_and_free_command (cmd);
+  }
+  FREE_CALLBACK (h->opt.completion);
+  FREE_CALLBACK (h->opt.fn.list);
+  FREE_CALLBACK (h->debug_callback);
+  nbd_internal_close_socket (h);
+  reap_subprocess (h);
+  if (h->sact_sockpath)
+    unlink (h->sact_sockpath);
+  if (h->sact_tmpdir)
+    rmdir (h->sact_tmpdir);
+  if (h->result)
+    freeaddrinfo (h->result);
+  nbd_internal_string_vector_free (&h->request_meta_contexts);
+  nbd_internal_string_vector_free (&h->opt_queries);
+  nbd_internal_string_vector_free (&h->argv);
+  nbd_internal_meta_vector_clear (&h->meta_contexts);
+  free (h->sact_sockpath);
+  free (h->sact_tmpdir);
+  free (h->hostname);
+  free (h->port);
+  free (h->uri);
+  free (h->opt_payload);
+  free (h->wscratch);
+  free (h->chunk_payload);
+  free (h->canonical_name);
+  free (h->description);
+  free (h->socket_activation_name);
+  free (h->tls_certificates);
+  free (h->tls_username);
+  free (h->tls_hostname);
+  free (h->tls_psk_file);
+  free (h->export_name);
+  free (h->hname);
+  free (h->ahead);
+  free (h->gather);
+  pthread_mutex_destroy (&h->lock);
+  free (h);
+}
+
+/* Replace *FIELD by a copy of S (NULL stays NULL). */
+static int
+set_string (char **field, const char *s)
+{
+  char *copy = NULL;
+
+  if (s && (copy = strdup (s)) == NULL) {
+    set_error (errno, "strdup");
+    return -1;
+  }
+  free (*field);
+  *field = copy;
+  return 0;
+}
+
+/* A copy of S for the caller to free. */
+static char *
+get_string (const char *s)
+{
+  char *r = strdup (s ? s : "");
+
+  if (r == NULL)
+    set_error (errno, "strdup");
+  return r;
+}
+
+int
+nbd_unlocked_set_handle_name (struct nbd_handle *h, const char *name)
+{
+  return set_string (&h->hname, name);
+}
+
+char *
+nbd_unlocked_get_handle_name (struct nbd_handle *h)
+{
+  return get_string (h->hname);
+}
+
+uintptr_t
+nbd_unlocked_set_private_data (struct nbd_handle *h, uintptr_t data)
+{
+  uintptr_t old = h->private_data;
+
+  h->private_data = data;
+  return old;
+}
+
+uintptr_t
+nbd_unlocked_get_private_data (struct nbd_handle *h)
+{
+  return h->private_data;
+}
+
+int
+nbd_unlocked_set_export_name (struct nbd_handle *h, const char *name)
+{
+  if (strlen (name) > NBD_MAX_STRING) {
+    set_error (ENAMETOOLONG, "export name too long for NBD protocol");
+    return -1;
+  }
+  return set_string (&h->export_name, name);
+}
+
+char *
+nbd_unlocked_get_export_name (struct nbd_handle *h)
+{
+  return get_string (h->export_name);
+}
+
+/* The boolean settings: each a field set and read as it is. */
+#define BOOL_SETTING(setter, getter, field)                             \
+  int nbd_unlocked_##setter (struct nbd_handle *h, bool v)              \
+  { h->field = v; return 0; }                                           \
+  int nbd_unlocked_##getter (struct nbd_handle *h)                      \
+  { return h->field; }
+
+BOOL_SETTING (set_request_structured_replies,
+              get_request_structured_replies, request_sr)
+BOOL_SETTING (set_request_extended_headers,
+              get_request_extended_headers, request_eh)
+BOOL_SETTING (set_request_meta_context, get_request_meta_context,
+              request_meta)
+BOOL_SETTING (set_request_block_size, get_request_block_size,
+              request_block_size)
+BOOL_SETTING (set_full_info, get_full_info, full_info)
+BOOL_SETTING (set_pread_initialize, get_pread_initialize, pread_initialize)
+BOOL_SETTING (set_opt_mode, get_opt_mode, opt_mode)
+BOOL_SETTING (set_tls_verify_peer, get_tls_verify_peer, tls_verify_peer)
+
+int
+nbd_unlocked_set_handshake_flags (struct nbd_handle *h, uint32_t flags)
+{
+  h->gflags = flags;
+  return 0;
+}
+
+uint32_t
+nbd_unlocked_get_handshake_flags (struct nbd_handle *h)
+{
+  return h->gflags;
+}
+
+int
+nbd_unlocked_set_strict_mode (struct nbd_handle *h, uint32_t flags)
+{
+  h->strict = flags;
+  return 0;
+}
+
+uint32_t
+nbd_unlocked_get_strict_mode (struct nbd_handle *h)
+{
+  return h->strict;
+}
+
+/* TLS settings are kept for when TLS is built in. */
+int
+nbd_unlocked_set_tls (struct nbd_handle *h, int tls)
+{
+  if (tls == LIBNBD_TLS_REQUIRE && !nbd_unlocked_supports_tls (h)) {
+    set_error (ENOTSUP, "libnbd was compiled without TLS support");
+    return -1;
+  }
+  h->tls = tls;
+  return 0;
+}
+
+int
+nbd_unlocked_get_tls (struct nbd_handle *h)
+{
+  return h->tls;
+}
+
+int
+nbd_unlocked_set_tls_certificates (struct nbd_handle *h, const char *dir)
+{
+  return set_string (&h->tls_certificates, dir);
+}
+
+int
+nbd_unlocked_set_tls_username (struct nbd_handle *h, const char *name)
+{
+  return set_string (&h->tls_username, name);
+}
+
+char *
+nbd_unlocked_get_tls_username (struct nbd_handle *h)
+{
+  if (h->tls_username)
+    return get_string (h->tls_username);
+  /* Default: the local user name. */
+  return get_string (getenv ("LOGNAME") ? getenv ("LOGNAME")
+                     : getenv ("USER"));
+}
+
+int
+nbd_unlocked_set_tls_hostname (struct nbd_handle *h, const char *name)
+{
+  return set_string (&h->tls_hostname, name);
+}
+
+char *
+nbd_unlocked_get_tls_hostname (struct nbd_handle *h)
+{
+  return get_string (h->tls_hostname ? h->tls_hostname : h->hostname);
+}
+
+int
+nbd_unlocked_set_tls_psk_file (struct nbd_handle *h, const char *file)
+{
+  return set_string (&h->tls_psk_file, file);
+}
+
+int
+nbd_unlocked_add_meta_context (struct nbd_handle *h, const char *name)
+{
+  char *copy = strdup (name);
+
+  if (copy == NULL ||
+      nbd_internal_string_vector_append (&h->request_meta_contexts,
+                                         copy) == -1) {
+    set_error (errno, "strdup");
+    free (copy);
+    return -1;
+  }
+  return 0;
+}
+
+ssize_t
+nbd_unlocked_get_nr_meta_contexts (struct nbd_handle *h)
+{
+  return h->request_meta_contexts.len;
+}
+
+char *
+nbd_unlocked_get_meta_context (struct nbd_handle *h, size_t i)
+{
+  if (i >= h->request_meta_contexts.len) {
+    set_error (EINVAL, "meta context request out of range");
+    return NULL;
+  }
+  return get_string (h->request_meta_contexts.ptr[i]);
+}
+
+int
+nbd_unlocked_clear_meta_contexts (struct nbd_handle *h)
+{
+  nbd_internal_string_vector_free (&h->request_meta_contexts);
+  return 0;
+}
+
+uint64_t nbd_unlocked_stats_bytes_sent (struct nbd_handle *h)
+{ return h->bytes_sent; }
+uint64_t nbd_unlocked_stats_chunks_sent (struct nbd_handle *h)
+{ return h->chunks_sent; }
+uint64_t nbd_unlocked_stats_bytes_received (struct nbd_handle *h)
+{ return h->bytes_received; }
+uint64_t nbd_unlocked_stats_chunks_received (struct nbd_handle *h)
+{ return h->chunks_received; }
+
+const char *
+nbd_unlocked_get_package_name (struct nbd_handle *h)
+{
+  return "libnbd";
+}
+
+const char *
+nbd_unlocked_get_version (struct nbd_handle *h)
+{
+  return LIBNBD_PACKAGE_VERSION;
+}
+
+int
+nbd_unlocked_supports_tls (struct nbd_handle *h)
+{
+  return 0;                     /* XXX TLS is a later piece of work */
+}
+
+int
+nbd_unlocked_supports_vsock (struct nbd_handle *h)
+{
+#ifdef AF_VSOCK
+  return 1;
+#else
+  return 0;
+#endif
+}

@@ -1,0 +1,310 @@
+/* handshake.c: sending options and decoding their replies, and the
+ * export facts the handshake learns.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include "internal.h"
+
+/* Largest option reply payload we accept: a name, a description and
+ * some room; anything bigger is a broken or hostile server.
+ */
+#define MAX_OPT_PAYLOAD (2 * NBD_MAX_STRING + 1024)
+
+/* Prepare h->wbuf: the option header followed by PAYLOAD (copied). */
+int
+nbd_internal_opt_send (struct nbd_handle *h, uint32_t option,
+                       const void *payload, size_t len)
+{
+  struct nbd_new_option opt;
+  char *buf = malloc (sizeof opt + len);
+
+  if (buf == NULL) {
+    set_error (errno, "malloc");
+    return -1;
+  }
+  opt.version = htobe64 (NBD_NEW_VERSION);
+  opt.option = htobe32 (option);
+  opt.optlen = htobe32 (len);
+  memcpy (buf, &opt, sizeof opt);
+  if (len)
+    memcpy (buf + sizeof opt, payload, len);
+  free (h->wscratch);
+  h->wscratch = buf;
+  h->wbuf = buf;
+  h->wlen = sizeof opt + len;
+  h->wflags = 0;
+  h->opt_current = option;
+  debug (h, "sending option %" PRIu32 " with %zu bytes", option, len);
+  return 0;
+}
+
+void
+nbd_internal_opt_expect_reply (struct nbd_handle *h)
+{
+  free (h->opt_payload);
+  h->opt_payload = NULL;
+  h->rbuf = &h->opt_reply;
+  h->rlen = sizeof h->opt_reply;
+}
+
+/* Read the reply header, then its payload into h->opt_payload (NUL
+ * terminated for convenience).  0 done, 1 would block, -1 error.
+ */
+int
+nbd_internal_opt_recv_reply (struct nbd_handle *h)
+{
+  uint32_t len;
+  int r;
+
+  for (;;) {
+    r = nbd_internal_recv_handshake (h);
+    if (r != 0 || h->opt_payload != NULL)
+      return r;
+    if (be64toh (h->opt_reply.magic) != NBD_REP_MAGIC) {
+      set_error (EPROTO, "handshake: invalid option reply magic");
+      return -1;
+    }
+    if (be32toh (h->opt_reply.option) != h->opt_current) {
+      set_error (EPROTO, "handshake: reply to option %" PRIu32
+                 " while waiting for %" PRIu32,
+                 be32toh (h->opt_reply.option), h->opt_current);
+      return -1;
+    }
+    len = be32toh (h->opt_reply.replylen);
+    if (len > MAX_OPT_PAYLOAD) {
+      set_error (EPROTO, "handshake: option reply payload too large "
+                 "(%" PRIu32 " bytes)", len);
+      return -1;
+    }
+    h->opt_payload = malloc (len + 1);
+    if (h->opt_payload == NULL) {
+      set_error (errno, "malloc");
+      return -1;
+    }
+    h->opt_payload[len] = '\0';
+    h->rbuf = h->opt_payload;
+    h->rlen = len;
+  }
+}
+
+/* The errno that best describes an option error reply. */
+int
+nbd_internal_opt_reply_errno (uint32_t reply)
+{
+  switch (reply) {
+  case NBD_REP_ERR_UNSUP: return ENOTSUP;
+  case NBD_REP_ERR_POLICY: return EPERM;
+  case NBD_REP_ERR_INVALID: return EINVAL;
+  case NBD_REP_ERR_PLATFORM: return EOPNOTSUPP;
+  case NBD_REP_ERR_TLS_REQD: return ENOTSUP;
+  case NBD_REP_ERR_UNKNOWN: return ENOENT;
+  case NBD_REP_ERR_SHUTDOWN: return ESHUTDOWN;
+  case NBD_REP_ERR_BLOCK_SIZE_REQD: return EINVAL;
+  case NBD_REP_ERR_TOO_BIG: return ERANGE;
+  default: return EINVAL;
+  }
+}
+
+/* Set the error of a refused option, with the server's message. */
+void
+nbd_internal_set_opt_reply_error (struct nbd_handle *h, int err,
+                                  uint32_t reply)
+{
+  const char *msg = h->opt_payload ? h->opt_payload : "";
+  char *safe = nbd_internal_printable_string (msg);
+
+  set_error (err, "server replied with error 0x%" PRIx32
+             " to option %" PRIu32 "%s%s", reply, h->opt_current,
+             safe && *safe ? ": " : "", safe ? safe : "");
+  free (safe);
+}
+
+static uint16_t
+get_u16 (const char *p)
+{
+  uint16_t v;
+  memcpy (&v, p, sizeof v);
+  return be16toh (v);
+}
+
+static uint32_t
+get_u32 (const char *p)
+{
+  uint32_t v;
+  memcpy (&v, p, sizeof v);
+  return be32toh (v);
+}
+
+static uint64_t
+get_u64 (const char *p)
+{
+  uint64_t v;
+  memcpy (&v, p, sizeof v);
+  return be64toh (v);
+}
+
+/* A copy of LEN bytes at P as a string, or NULL with the error set. */
+static char *
+dup_field (const char *p, size_t len)
+{
+  char *s = strndup (p, len);
+
+  if (s == NULL)
+    set_error (errno, "strndup");
+  return s;
+}
+
+/* NBD_REP_INFO in reply to GO or INFO. */
+int
+nbd_internal_opt_info_reply (struct nbd_handle *h)
+{
+  const char *p = h->opt_payload;
+  uint32_t len = be32toh (h->opt_reply.replylen);
+  char **field;
+
+  if (len < 2)
+    goto bad;
+  switch (get_u16 (p)) {
+  case NBD_INFO_EXPORT:
+    if (len != 12)
+      goto bad;
+    return nbd_internal_set_size_and_flags (h, get_u64 (p + 2),
+                                            get_u16 (p + 10));
+  case NBD_INFO_BLOCK_SIZE:
+    if (len != 14)
+      goto bad;
+    return nbd_internal_set_block_size (h, get_u32 (p + 2), get_u32 (p + 6),
+                                        get_u32 (p + 10));
+  case NBD_INFO_NAME:
+  case NBD_INFO_DESCRIPTION:
+    field = get_u16 (p) == NBD_INFO_NAME
+      ? &h->canonical_name : &h->description;
+    free (*field);
+    *field = dup_field (p + 2, len - 2);
+    return *field ? 0 : -1;
+  default:
+    debug (h, "ignoring unknown info %u", get_u16 (p));
+    return 0;
+  }
+ bad:
+  set_error (EPROTO, "handshake: malformed NBD_REP_INFO");
+  return -1;
+}
+
+/* NBD_REP_META_CONTEXT: record it (SET) and tell the callback. */
+int
+nbd_internal_opt_meta_context_reply (struct nbd_handle *h)
+{
+  uint32_t len = be32toh (h->opt_reply.replylen);
+  struct meta_vector *v = &h->meta_contexts;
+  char *name;
+
+  if (len < 4) {
+    set_error (EPROTO, "handshake: malformed NBD_REP_META_CONTEXT");
+    return -1;
+  }
+  name = dup_field (h->opt_payload + 4, len - 4);
+  if (name == NULL)
+    return -1;
+  debug (h, "meta context %s", name);
+  h->opt_count++;
+  if (h->opt.fn.context.callback)
+    CALL_CALLBACK (h->opt.fn.context, name);
+  if (be32toh (h->opt_reply.option) != NBD_OPT_SET_META_CONTEXT) {
+    free (name);
+    return 0;
+  }
+  if (v->len == v->cap) {
+    size_t cap = v->cap ? v->cap * 2 : 4;
+    struct meta_context *p = realloc (v->ptr, cap * sizeof *p);
+    if (p == NULL) {
+      set_error (errno, "realloc");
+      free (name);
+      return -1;
+    }
+    v->ptr = p;
+    v->cap = cap;
+  }
+  v->ptr[v->len].name = name;
+  v->ptr[v->len++].context_id = get_u32 (h->opt_payload);
+  return 0;
+}
+
+/* NBD_REP_SERVER in reply to LIST: name, then description. */
+int
+nbd_internal_opt_server_reply (struct nbd_handle *h)
+{
+  uint32_t len = be32toh (h->opt_reply.replylen), namelen;
+  char *name, *desc;
+
+  if (len < 4 || (namelen = get_u32 (h->opt_payload)) > len - 4) {
+    set_error (EPROTO, "handshake: malformed NBD_REP_SERVER");
+    return -1;
+  }
+  name = dup_field (h->opt_payload + 4, namelen);
+  desc = dup_field (h->opt_payload + 4 + namelen, len - 4 - namelen);
+  if (name && desc) {
+    h->opt_count++;
+    if (h->opt.fn.list.callback)
+      CALL_CALLBACK (h->opt.fn.list, name, desc);
+  }
+  free (name);
+  free (desc);
+  return name && desc ? 0 : -1;
+}
+
+void
+nbd_internal_reset_size_and_flags (struct nbd_handle *h)
+{
+  h->eflags_valid = false;
+  h->exportsize = 0;
+  h->eflags = 0;
+  h->block_minimum = h->block_preferred = h->block_maximum = 0;
+}
+
+/* Record the export's size and flags; refuse what we cannot use. */
+int
+nbd_internal_set_size_and_flags (struct nbd_handle *h, uint64_t exportsize,
+                                 uint16_t eflags)
+{
+  debug (h, "export size %" PRIu64 ", flags 0x%" PRIx16, exportsize, eflags);
+  if (exportsize > INT64_MAX) {
+    set_error (EOVERFLOW, "handshake: export size %" PRIu64
+               " is larger than the largest size libnbd can handle",
+               exportsize);
+    return -1;
+  }
+  if (!(eflags & NBD_FLAG_HAS_FLAGS)) {
+    debug (h, "server did not set NBD_FLAG_HAS_FLAGS: ignoring the flags");
+    eflags = 0;
+  }
+  /* Fast zero only means something when write zeroes exists. */
+  if (!(eflags & NBD_FLAG_SEND_WRITE_ZEROES))
+    eflags &= ~NBD_FLAG_SEND_FAST_ZERO;
+  h->exportsize = exportsize;
+  h->eflags = eflags;
+  h->eflags_valid = true;
+  return 0;
+}
+
+/* Block sizes must be powers of two with min <= pref <= max. */
+int
+nbd_internal_set_block_size (struct nbd_handle *h, uint32_t min,
+                             uint32_t pref, uint32_t max)
+{
+  debug (h, "block sizes %" PRIu32 " %" PRIu32 " %" PRIu32, min, pref, max);
+  if (min == 0 || (min & (min - 1)) || min > 64 * 1024 ||
+      pref < min || (pref & (pref - 1)) || max < pref ||
+      (max != UINT32_MAX && max % min)) {
+    debug (h, "ignoring invalid block sizes from the server");
+    return 0;
+  }
+  h->block_minimum = min;
+  h->block_preferred = pref;
+  h->block_maximum = max;
+  return 0;
+}

@@ -1,0 +1,417 @@
+/* internal.h: the handle, commands and cross-file internals of lib/. */
+#ifndef LIBNBD_INTERNAL_H
+#define LIBNBD_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <netdb.h>
+#include <string.h>
+#include <endian.h>
+#include <inttypes.h>
+
+/* The library checks pointer arguments at run time (EFAULT), so the
+ * header's nonnull attributes must not let the compiler drop the
+ * checks.
+ */
+#define LIBNBD_ATTRIBUTE_NONNULL(...)
+#include "libnbd.h"
+#include "nbd-protocol.h"
+#include "states.h"
+#include "unlocked.h"
+
+#define likely(x) __builtin_expect (!!(x), 1)
+#define unlikely(x) __builtin_expect (!!(x), 0)
+
+/* Largest payload a command may carry (libnbd's limit too). */
+#define MAX_REQUEST_SIZE (64 * 1024 * 1024)
+
+/* What nbd_get_protocol reports. */
+enum { PROTOCOL_UNKNOWN, PROTOCOL_OLDSTYLE, PROTOCOL_NEWSTYLE,
+       PROTOCOL_NEWSTYLE_FIXED };
+
+/* Size of the read-ahead buffer and of the gathered send buffer. */
+#define RECV_AHEAD_SIZE (64 * 1024)
+#define SEND_GATHER_SIZE (128 * 1024)
+/* Reads at least this long bypass the read-ahead buffer. */
+#define RECV_DIRECT_SIZE (32 * 1024)
+/* Payloads under this size are copied into the gathered send. */
+#define SMALL_PAYLOAD (64 * 1024)
+
+/* A growable vector of strings (NULL-terminated when used as argv). */
+struct string_vector {
+  char **ptr;
+  size_t len;                   /* strings, not counting the NULL */
+  size_t cap;
+};
+
+/* A meta context the server agreed to. */
+struct meta_context {
+  char *name;                   /* never NULL */
+  uint32_t context_id;
+};
+struct meta_vector {
+  struct meta_context *ptr;
+  size_t len;
+  size_t cap;
+};
+
+/* Byte ranges of a read that reply chunks have covered, kept sorted
+ * and merged, so a read can be failed unless every byte was sent
+ * exactly once.
+ */
+struct range {
+  uint64_t start, end;          /* [start, end) relative to the command */
+};
+struct range_vector {
+  struct range *ptr;
+  size_t len;
+  size_t cap;
+};
+
+/* The socket layer: plain sockets now, GnuTLS later.  The state
+ * machine never knows which.
+ */
+struct socket;
+struct socket_ops {
+  ssize_t (*recv) (struct socket *sock, void *buf, size_t len);
+  ssize_t (*sendv) (struct socket *sock, const struct iovec *iov, int n,
+                    int flags);
+  bool (*pending) (struct socket *sock);  /* buffered decrypted data */
+  int (*get_fd) (struct socket *sock);
+  int (*shut_writes) (struct socket *sock);
+  int (*close) (struct socket *sock);
+};
+struct socket {
+  const struct socket_ops *ops;
+  int fd;
+};
+
+/* Callbacks a command carries; the wrapper frees what we did not take. */
+enum cb_kind { CB_NONE, CB_CHUNK, CB_EXTENT, CB_EXTENT64 };
+struct command_cb {
+  enum cb_kind kind;            /* which member of fn is in use */
+  union {
+    nbd_chunk_callback chunk;
+    nbd_extent_callback extent;
+    nbd_extent64_callback extent64;
+  } fn;
+  nbd_completion_callback completion;
+};
+
+/* A command in one of the three lists of the handle. */
+struct command {
+  struct command *next;
+  uint16_t flags;               /* NBD_CMD_FLAG_* sent on the wire */
+  uint16_t type;                /* NBD_CMD_* */
+  uint64_t cookie;
+  uint64_t offset;
+  uint64_t count;
+  void *data;                   /* read or write buffer, or NULL */
+  struct command_cb cb;
+  struct range_vector seen;     /* reads: bytes the reply covered */
+  bool reply_done;              /* the last chunk has arrived */
+  int error;                    /* errno to report; 0 = success */
+};
+
+/* One option request of opt mode in progress, and its callbacks. */
+struct opt_request {
+  uint32_t option;              /* NBD_OPT_* being sent */
+  union {
+    nbd_list_callback list;
+    nbd_context_callback context;
+  } fn;
+  nbd_completion_callback completion;
+  int error;                    /* errno when the server refused */
+  uint32_t reply;               /* the server's error reply, or 0 */
+};
+
+struct nbd_handle {
+  pthread_mutex_t lock;         /* taken by the generated wrappers only */
+  char *hname;                  /* never NULL, "nbd<N>" by default */
+  uintptr_t private_data;
+
+  /* Settings. */
+  char *export_name;            /* never NULL */
+  int tls;                      /* LIBNBD_TLS_* */
+  char *tls_certificates;
+  bool tls_verify_peer;
+  char *tls_username;
+  char *tls_hostname;
+  char *tls_psk_file;
+  bool request_eh;              /* extended headers */
+  bool request_sr;              /* structured replies */
+  bool request_meta;            /* connect sets meta contexts */
+  bool request_block_size;
+  bool full_info;
+  bool pread_initialize;
+  bool opt_mode;
+  bool batching;                /* gather sends, defer while busy */
+  uint32_t gflags;              /* LIBNBD_HANDSHAKE_FLAG_* we accept */
+  uint32_t strict;              /* LIBNBD_STRICT_* */
+  uint32_t uri_allow_transports;
+  int uri_allow_tls;
+  bool uri_allow_local_file;
+  struct string_vector request_meta_contexts;
+  char *socket_activation_name;
+
+  /* Debugging. */
+  bool debug;
+  nbd_debug_callback debug_callback;
+
+  /* What the server said. */
+  int protocol;                 /* 0 unknown, 1 oldstyle, 2 newstyle, 3 fixed */
+  uint16_t server_gflags;
+  bool eflags_valid;            /* an export's facts are known */
+  uint64_t exportsize;
+  uint16_t eflags;
+  uint32_t block_minimum, block_preferred, block_maximum;
+  char *canonical_name;
+  char *description;
+  bool structured_replies;
+  bool extended_headers;
+  bool tls_negotiated;
+  bool meta_valid;              /* meta_contexts answers a SET request */
+  struct meta_vector meta_contexts;
+
+  /* Connecting. */
+  struct socket *sock;
+  struct sockaddr_storage connaddr;
+  socklen_t connaddr_len;
+  char *hostname, *port;        /* connect_tcp */
+  struct addrinfo *result, *rp; /* connect_tcp addresses still to try */
+  int connect_errno;            /* first error of the addresses tried */
+  struct string_vector argv;    /* connect_command/socket activation */
+  pid_t pid;                    /* subprocess, or 0 */
+  char *sact_tmpdir, *sact_sockpath;
+  char *uri;                    /* connect_uri, for get_uri */
+
+  /* State machine. */
+  enum state state;             /* the actual state */
+  enum state public_state;      /* read by lock-free calls (atomic) */
+  enum state reply_parked;      /* a reply blocked half-way, or 0 */
+
+  /* Negotiation: the option being exchanged. */
+  struct opt_request opt;
+  size_t opt_meta_index;        /* next meta context query to send */
+  uint32_t opt_current;         /* NBD_OPT_* being exchanged */
+  struct string_vector opt_queries; /* explicit queries of *_queries */
+  bool opt_queries_set;         /* use opt_queries, not the defaults */
+  int opt_count;                /* contexts or exports seen so far */
+  uint32_t cflags;              /* client flags we sent */
+  struct nbd_fixed_new_option_reply opt_reply;
+  char *opt_payload;            /* option reply payload, or NULL */
+
+  /* Raw I/O of the state machine: recv_into_rbuf/send_from_wbuf. */
+  void *rbuf;                   /* where the next bytes go */
+  size_t rlen;                  /* bytes still wanted */
+  const void *wbuf;             /* what is still to send */
+  size_t wlen;
+  int wflags;                   /* MSG_MORE etc. for wbuf */
+  union {
+    struct nbd_old_handshake old_handshake;
+    struct nbd_new_handshake_finish export_name_reply;
+    uint64_t magic[2];
+    uint32_t cflags;
+    uint16_t gflags;
+    struct nbd_simple_reply simple;
+    struct nbd_structured_reply structured;
+    char buf[256];
+  } sbuf;                       /* scratch for fixed-size messages */
+  char *wscratch;               /* owned option payload being sent */
+
+  /* Read-ahead: bytes received beyond what the state machine asked. */
+  char *ahead;                  /* RECV_AHEAD_SIZE bytes */
+  size_t ahead_start, ahead_end;
+
+  /* Gathered sends: headers and small payloads of queued commands. */
+  char *gather;                 /* SEND_GATHER_SIZE bytes */
+  size_t gather_len, gather_sent;
+  const char *big_payload;      /* a large write payload after gather */
+  size_t big_len, big_sent;
+
+  /* The reply being read. */
+  struct command *reply_cmd;    /* the command it answers, or NULL */
+  uint16_t chunk_flags, chunk_type;
+  uint32_t chunk_length;
+  char *chunk_payload;          /* small chunk payloads, malloc'd */
+  struct {                      /* head of a data or hole chunk */
+    uint64_t offset;
+    uint32_t length;            /* hole length; unused for data */
+  } NBD_PACKED chunk_head;
+  uint64_t chunk_data_offset;   /* offset of the data being received */
+  uint64_t chunk_data_count;
+
+  /* Commands: to issue (FIFO), in flight, done (FIFO). */
+  struct command *cmds_to_issue, *cmds_to_issue_tail;
+  struct command *cmds_in_flight;
+  struct command *cmds_done, *cmds_done_tail;
+  int in_flight;                /* all unretired commands but done ones */
+  uint64_t unique;              /* last cookie handed out */
+  bool disconnect_request;      /* NBD_CMD_DISC queued or sent */
+
+  /* Statistics. */
+  uint64_t bytes_sent, chunks_sent, bytes_received, chunks_received;
+};
+
+/* ---- errors.c ---- */
+extern void nbd_internal_set_error_context (const char *context);
+extern const char *nbd_internal_get_error_context (void);
+extern void nbd_internal_set_last_error (int errnum, char *error);
+extern void nbd_internal_clear_error (void);
+
+/* Set the thread-local error, prefixed by the current API call name.
+ * Keeps errno as it was.
+ */
+#define set_error(errnum, fs, ...)                                      \
+  do {                                                                  \
+    int e_ = errno;                                                     \
+    int n_ = (errnum);                                                  \
+    const char *ctx_ = nbd_internal_get_error_context ();               \
+    char *m_;                                                           \
+    int r_;                                                             \
+    if (n_ == 0)                                                        \
+      r_ = asprintf (&m_, "%s: " fs, ctx_, ##__VA_ARGS__);              \
+    else                                                                \
+      r_ = asprintf (&m_, "%s: " fs ": %s", ctx_, ##__VA_ARGS__,        \
+                     strerror (n_));                                    \
+    if (r_ >= 0)                                                        \
+      nbd_internal_set_last_error (n_, m_);                             \
+    errno = e_;                                                         \
+  } while (0)
+
+/* ---- debug.c ---- */
+extern void nbd_internal_debug (struct nbd_handle *h, const char *fs, ...)
+  __attribute__ ((__format__ (__printf__, 2, 3)));
+#define debug(h, fs, ...)                                               \
+  do {                                                                  \
+    if ((h)->debug)                                                     \
+      nbd_internal_debug ((h), (fs), ##__VA_ARGS__);                    \
+  } while (0)
+
+/* Free a callback struct's user data exactly once. */
+#define FREE_CALLBACK(cb)                                               \
+  do {                                                                  \
+    if ((cb).free)                                                      \
+      (cb).free ((cb).user_data);                                       \
+    (cb).callback = NULL;                                               \
+    (cb).free = NULL;                                                   \
+  } while (0)
+#define CALLBACK_IS_NULL(cb) ((cb).callback == NULL && (cb).free == NULL)
+#define CALL_CALLBACK(cb, ...) ((cb).callback ((cb).user_data, ##__VA_ARGS__))
+
+/* ---- utils.c ---- */
+extern int nbd_internal_string_vector_append (struct string_vector *v,
+                                              char *s);
+extern void nbd_internal_string_vector_free (struct string_vector *v);
+extern int nbd_internal_copy_string_list (struct string_vector *v,
+                                          char **in);
+extern char *nbd_internal_printable_string (const char *s);
+extern void nbd_internal_meta_vector_clear (struct meta_vector *v);
+extern int nbd_internal_range_add (struct range_vector *v,
+                                   uint64_t start, uint64_t end);
+extern uint64_t nbd_internal_range_covered (const struct range_vector *v);
+
+extern char *nbd_internal_put_u16 (char *p, uint16_t v);
+extern char *nbd_internal_put_u32 (char *p, uint32_t v);
+extern char *nbd_internal_put_string (char *p, const char *s);
+
+/* ---- socket.c ---- */
+extern struct socket *nbd_internal_socket_create (int fd);
+extern int nbd_internal_recv_into_rbuf (struct nbd_handle *h);
+extern int nbd_internal_recv_handshake (struct nbd_handle *h);
+extern int nbd_internal_send_handshake (struct nbd_handle *h);
+extern bool nbd_internal_ahead_empty (struct nbd_handle *h);
+extern bool nbd_internal_send_pending (struct nbd_handle *h);
+extern void nbd_internal_gather_requests (struct nbd_handle *h);
+extern int nbd_internal_send_gathered (struct nbd_handle *h);
+
+/* ---- handshake.c ---- */
+extern int nbd_internal_opt_send (struct nbd_handle *h, uint32_t option,
+                                  const void *payload, size_t len);
+extern void nbd_internal_opt_expect_reply (struct nbd_handle *h);
+extern int nbd_internal_opt_recv_reply (struct nbd_handle *h);
+extern int nbd_internal_opt_reply_errno (uint32_t reply);
+extern void nbd_internal_set_opt_reply_error (struct nbd_handle *h, int err,
+                                              uint32_t reply);
+extern int nbd_internal_opt_info_reply (struct nbd_handle *h);
+extern int nbd_internal_opt_meta_context_reply (struct nbd_handle *h);
+extern int nbd_internal_opt_server_reply (struct nbd_handle *h);
+
+/* ---- reply.c ---- */
+extern int nbd_internal_errno_of_nbd_error (uint32_t error);
+extern int nbd_internal_chunk_start (struct nbd_handle *h);
+extern enum state nbd_internal_chunk_next (struct nbd_handle *h,
+                                           enum state data,
+                                           enum state hole,
+                                           enum state payload,
+                                           enum state discard,
+                                           enum state finish);
+extern const char *nbd_internal_chunk_place_data (struct nbd_handle *h);
+extern void nbd_internal_read_data_arrived (struct nbd_handle *h,
+                                            struct command *cmd,
+                                            uint64_t offset,
+                                            uint64_t count);
+extern void nbd_internal_chunk_hole (struct nbd_handle *h);
+extern void nbd_internal_chunk_block_status (struct nbd_handle *h);
+extern void nbd_internal_chunk_error (struct nbd_handle *h);
+
+/* ---- states (states.c, generated) ---- */
+extern int nbd_internal_run (struct nbd_handle *h, enum external_event ev);
+extern const char *nbd_internal_state_short_string (enum state state);
+extern const char *nbd_internal_state_group_name (enum state state);
+extern enum state nbd_internal_get_public_state (struct nbd_handle *h);
+
+/* ---- connect.c ---- */
+extern int nbd_internal_wait_until_connected (struct nbd_handle *h);
+extern void nbd_internal_close_socket (struct nbd_handle *h);
+extern void nbd_internal_reset_size_and_flags (struct nbd_handle *h);
+extern int nbd_internal_set_size_and_flags (struct nbd_handle *h,
+                                            uint64_t exportsize,
+                                            uint16_t eflags);
+extern int nbd_internal_set_block_size (struct nbd_handle *h, uint32_t min,
+                                        uint32_t pref, uint32_t max);
+extern int nbd_internal_connect_fd_nonblocking (int fd);
+extern int nbd_internal_socket_activation (struct nbd_handle *h);
+
+/* ---- aio.c / commands ---- */
+extern int64_t nbd_internal_command_common (struct nbd_handle *h,
+                                            uint16_t flags, uint16_t type,
+                                            uint64_t offset, uint64_t count,
+                                            void *data,
+                                            struct command_cb *cb);
+extern void nbd_internal_retire_and_free_command (struct command *cmd);
+extern void nbd_internal_abort_commands (struct nbd_handle *h);
+extern void nbd_internal_complete_command (struct nbd_handle *h,
+                                           struct command *cmd);
+extern struct command *nbd_internal_find_in_flight (struct nbd_handle *h,
+                                                    uint64_t cookie);
+extern int nbd_internal_run_until_done (struct nbd_handle *h,
+                                        int64_t cookie);
+
+/* ---- flags.c ---- */
+extern bool nbd_internal_can (struct nbd_handle *h, uint16_t flag);
+
+/* ---- opt.c ---- */
+extern void nbd_internal_opt_complete (struct nbd_handle *h, int err);
+extern void nbd_internal_opt_complete_msg (struct nbd_handle *h, int err,
+                                           uint32_t reply);
+extern int nbd_internal_opt_wait (struct nbd_handle *h);
+
+/* ---- uri.c ---- */
+extern int nbd_internal_is_uri (const char *s);
+
+/* Load and store the state that lock-free calls read. */
+static inline void
+nbd_internal_set_public_state (struct nbd_handle *h, enum state s)
+{
+  __atomic_store_n (&h->public_state, s, __ATOMIC_RELEASE);
+}
+
+#endif /* LIBNBD_INTERNAL_H */

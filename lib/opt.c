@@ -1,0 +1,295 @@
+/* opt.c: opt mode, where the caller drives option negotiation. */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include "internal.h"
+
+/* An option finished (err = 0 on success): tell the caller's
+ * completion callback, then free the closures.
+ */
+void
+nbd_internal_opt_complete (struct nbd_handle *h, int err)
+{
+  int e = err;
+
+  h->opt.error = err;
+  if (h->opt.completion.callback)
+    CALL_CALLBACK (h->opt.completion, &e);
+  FREE_CALLBACK (h->opt.fn.list);   /* any member: same layout */
+  FREE_CALLBACK (h->opt.completion);
+  h->opt.option = 0;
+}
+
+/* As above, keeping the server's error reply for the message. */
+void
+nbd_internal_opt_complete_msg (struct nbd_handle *h, int err, uint32_t reply)
+{
+  h->opt.reply = reply;
+  nbd_internal_opt_complete (h, err);
+}
+
+/* Start OPTION; the closures are taken. */
+static int
+opt_start (struct nbd_handle *h, uint32_t option,
+           nbd_completion_callback *completion)
+{
+  h->opt.option = option;
+  h->opt.error = 0;
+  h->opt.reply = 0;
+  h->opt_count = 0;
+  if (completion) {
+    h->opt.completion = *completion;
+    completion->callback = NULL;
+    completion->free = NULL;
+  }
+  return nbd_internal_run (h, CmdIssue);
+}
+
+/* Wait for the option started by opt_start; -1 if it failed. */
+int
+nbd_internal_opt_wait (struct nbd_handle *h)
+{
+  while (nbd_internal_is_state_connecting (h->state)) {
+    if (nbd_unlocked_poll (h, -1) == -1)
+      return -1;
+  }
+  if (nbd_internal_is_state_dead (h->state)) {
+    set_error (ENOTCONN, "connection is dead");
+    return -1;
+  }
+  if (h->opt.error) {
+    if (h->opt.reply)
+      nbd_internal_set_opt_reply_error (h, h->opt.error, h->opt.reply);
+    else
+      set_error (h->opt.error, "option failed");
+    return -1;
+  }
+  return 0;
+}
+
+int
+nbd_unlocked_aio_opt_go (struct nbd_handle *h,
+                         nbd_completion_callback *completion)
+{
+  return opt_start (h, NBD_OPT_GO, completion);
+}
+
+int
+nbd_unlocked_aio_opt_info (struct nbd_handle *h,
+                           nbd_completion_callback *completion)
+{
+  return opt_start (h, NBD_OPT_INFO, completion);
+}
+
+int
+nbd_unlocked_aio_opt_abort (struct nbd_handle *h)
+{
+  return opt_start (h, NBD_OPT_ABORT, NULL);
+}
+
+int
+nbd_unlocked_aio_opt_structured_reply (struct nbd_handle *h,
+                                       nbd_completion_callback *completion)
+{
+  return opt_start (h, NBD_OPT_STRUCTURED_REPLY, completion);
+}
+
+int
+nbd_unlocked_aio_opt_starttls (struct nbd_handle *h,
+                               nbd_completion_callback *completion)
+{
+  return opt_start (h, NBD_OPT_STARTTLS, completion);
+}
+
+int
+nbd_unlocked_aio_opt_extended_headers (struct nbd_handle *h,
+                                       nbd_completion_callback *completion)
+{
+  /* XXX Extended headers are a later piece of work. */
+  set_error (ENOTSUP, "this build of libnbd does not support "
+             "extended headers");
+  return -1;
+}
+
+int
+nbd_unlocked_aio_opt_list (struct nbd_handle *h, nbd_list_callback *list,
+                           nbd_completion_callback *completion)
+{
+  h->opt.fn.list = *list;
+  list->callback = NULL;
+  list->free = NULL;
+  return opt_start (h, NBD_OPT_LIST, completion);
+}
+
+/* The meta context options, with the default or explicit queries. */
+static int
+meta_start (struct nbd_handle *h, uint32_t option, char **queries,
+            nbd_context_callback *context,
+            nbd_completion_callback *completion)
+{
+  h->opt_queries_set = queries != NULL;
+  if (queries &&
+      nbd_internal_copy_string_list (&h->opt_queries, queries) == -1) {
+    set_error (errno, "strdup");
+    return -1;
+  }
+  h->opt.fn.context = *context;
+  context->callback = NULL;
+  context->free = NULL;
+  return opt_start (h, option, completion);
+}
+
+int
+nbd_unlocked_aio_opt_list_meta_context (struct nbd_handle *h,
+                                        nbd_context_callback *context,
+                                        nbd_completion_callback *completion)
+{
+  return meta_start (h, NBD_OPT_LIST_META_CONTEXT, NULL, context,
+                     completion);
+}
+
+int
+nbd_unlocked_aio_opt_list_meta_context_queries
+  (struct nbd_handle *h, char **queries, nbd_context_callback *context,
+   nbd_completion_callback *completion)
+{
+  return meta_start (h, NBD_OPT_LIST_META_CONTEXT, queries, context,
+                     completion);
+}
+
+int
+nbd_unlocked_aio_opt_set_meta_context (struct nbd_handle *h,
+                                       nbd_context_callback *context,
+                                       nbd_completion_callback *completion)
+{
+  return meta_start (h, NBD_OPT_SET_META_CONTEXT, NULL, context,
+                     completion);
+}
+
+int
+nbd_unlocked_aio_opt_set_meta_context_queries
+  (struct nbd_handle *h, char **queries, nbd_context_callback *context,
+   nbd_completion_callback *completion)
+{
+  return meta_start (h, NBD_OPT_SET_META_CONTEXT, queries, context,
+                     completion);
+}
+
+/* The synchronous forms: start, wait, report. */
+
+int
+nbd_unlocked_opt_go (struct nbd_handle *h)
+{
+  nbd_completion_callback c = NBD_NULL_COMPLETION;
+
+  if (nbd_unlocked_aio_opt_go (h, &c) == -1 || nbd_internal_opt_wait (h))
+    return -1;
+  return 0;
+}
+
+int
+nbd_unlocked_opt_info (struct nbd_handle *h)
+{
+  nbd_completion_callback c = NBD_NULL_COMPLETION;
+
+  if (nbd_unlocked_aio_opt_info (h, &c) == -1 || nbd_internal_opt_wait (h))
+    return -1;
+  return 0;
+}
+
+int
+nbd_unlocked_opt_abort (struct nbd_handle *h)
+{
+  if (nbd_unlocked_aio_opt_abort (h) == -1)
+    return -1;
+  while (!nbd_internal_is_state_closed (h->state) &&
+         !nbd_internal_is_state_dead (h->state))
+    if (nbd_unlocked_poll (h, -1) == -1)
+      return -1;
+  return 0;
+}
+
+int
+nbd_unlocked_opt_structured_reply (struct nbd_handle *h)
+{
+  nbd_completion_callback c = NBD_NULL_COMPLETION;
+
+  if (nbd_unlocked_aio_opt_structured_reply (h, &c) == -1 ||
+      nbd_internal_opt_wait (h) == -1)
+    return -1;
+  return h->structured_replies;
+}
+
+int
+nbd_unlocked_opt_starttls (struct nbd_handle *h)
+{
+  nbd_completion_callback c = NBD_NULL_COMPLETION;
+
+  if (nbd_unlocked_aio_opt_starttls (h, &c) == -1 ||
+      nbd_internal_opt_wait (h) == -1)
+    return -1;
+  return h->tls_negotiated;
+}
+
+int
+nbd_unlocked_opt_extended_headers (struct nbd_handle *h)
+{
+  /* XXX Never negotiated yet: report that honestly as false. */
+  return 0;
+}
+
+int
+nbd_unlocked_opt_list (struct nbd_handle *h, nbd_list_callback *list)
+{
+  nbd_completion_callback c = NBD_NULL_COMPLETION;
+
+  if (nbd_unlocked_aio_opt_list (h, list, &c) == -1 ||
+      nbd_internal_opt_wait (h) == -1)
+    return -1;
+  return h->opt_count;
+}
+
+static int
+meta_sync (struct nbd_handle *h, uint32_t option, char **queries,
+           nbd_context_callback *context)
+{
+  nbd_completion_callback c = NBD_NULL_COMPLETION;
+
+  if (meta_start (h, option, queries, context, &c) == -1 ||
+      nbd_internal_opt_wait (h) == -1)
+    return -1;
+  return h->opt_count;
+}
+
+int
+nbd_unlocked_opt_list_meta_context (struct nbd_handle *h,
+                                    nbd_context_callback *context)
+{
+  return meta_sync (h, NBD_OPT_LIST_META_CONTEXT, NULL, context);
+}
+
+int
+nbd_unlocked_opt_list_meta_context_queries (struct nbd_handle *h,
+                                            char **queries,
+                                            nbd_context_callback *context)
+{
+  return meta_sync (h, NBD_OPT_LIST_META_CONTEXT, queries, context);
+}
+
+int
+nbd_unlocked_opt_set_meta_context (struct nbd_handle *h,
+                                   nbd_context_callback *context)
+{
+  return meta_sync (h, NBD_OPT_SET_META_CONTEXT, NULL, context);
+}
+
+int
+nbd_unlocked_opt_set_meta_context_queries (struct nbd_handle *h,
+                                           char **queries,
+                                           nbd_context_callback *context)
+{
+  return meta_sync (h, NBD_OPT_SET_META_CONTEXT, queries, context);
+}

@@ -1,0 +1,198 @@
+/* poll.c: driving the handle from an event loop: fd, direction,
+ * notifications, nbd_poll, and the public state predicates.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <poll.h>
+
+#include "internal.h"
+
+int
+nbd_unlocked_aio_get_fd (struct nbd_handle *h)
+{
+  if (h->sock == NULL) {
+    set_error (EINVAL, "connection is not in a known state");
+    return -1;
+  }
+  return h->sock->ops->get_fd (h->sock);
+}
+
+/* What the state machine waits for.  Lock-free: computed from the
+ * public state plus a racy peek at the queues, which is what libnbd
+ * promises (re-check after every call).
+ */
+unsigned
+nbd_unlocked_aio_get_direction (struct nbd_handle *h)
+{
+  enum state s = nbd_internal_get_public_state (h);
+
+  switch (s) {
+  case STATE_CONNECT_CONNECTING:
+  case STATE_CONNECT_TCP_CONNECTING:
+    return LIBNBD_AIO_DIRECTION_WRITE;
+  case STATE_READY_START:
+    if (h->cmds_to_issue || nbd_internal_send_pending (h))
+      return LIBNBD_AIO_DIRECTION_BOTH;
+    return LIBNBD_AIO_DIRECTION_READ;
+  case STATE_ISSUE_COMMAND_SEND:
+    return LIBNBD_AIO_DIRECTION_BOTH;
+  default:
+    break;
+  }
+  if (nbd_internal_is_state_created (s) || nbd_internal_is_state_dead (s) ||
+      nbd_internal_is_state_closed (s) ||
+      nbd_internal_is_state_negotiating (s))
+    return 0;
+  /* Handshake states: sending ones are named SEND*. */
+  if (strstr (nbd_internal_state_short_string (s), ".SEND"))
+    return LIBNBD_AIO_DIRECTION_WRITE;
+  return LIBNBD_AIO_DIRECTION_READ;
+}
+
+int
+nbd_unlocked_aio_notify_read (struct nbd_handle *h)
+{
+  return nbd_internal_run (h, NotifyRead);
+}
+
+int
+nbd_unlocked_aio_notify_write (struct nbd_handle *h)
+{
+  return nbd_internal_run (h, NotifyWrite);
+}
+
+/* One poll on the handle's socket (and FD, for poll2). */
+static int
+poll_common (struct nbd_handle *h, int fd, int timeout)
+{
+  struct pollfd fds[2];
+  unsigned dir = nbd_unlocked_aio_get_direction (h);
+  int r, nfds = 1;
+
+  if (h->sock == NULL || dir == 0) {
+    set_error (EINVAL, "the socket is not connected or the handle is "
+               "not waiting for anything (state %s)",
+               nbd_internal_state_short_string (h->state));
+    return -1;
+  }
+  fds[0].fd = h->sock->ops->get_fd (h->sock);
+  fds[0].events = ((dir & LIBNBD_AIO_DIRECTION_READ) ? POLLIN : 0) |
+    ((dir & LIBNBD_AIO_DIRECTION_WRITE) ? POLLOUT : 0);
+  fds[0].revents = 0;
+  if (fd >= 0) {
+    fds[1].fd = fd;
+    fds[1].events = POLLIN;
+    fds[1].revents = 0;
+    nfds = 2;
+  }
+  /* Data already decrypted or read ahead: no need to wait. */
+  if ((dir & LIBNBD_AIO_DIRECTION_READ) && !nbd_internal_ahead_empty (h))
+    r = 1, fds[0].revents = POLLIN;
+  else
+    do
+      r = poll (fds, nfds, timeout);
+    while (r == -1 && errno == EINTR);
+  if (r == -1) {
+    set_error (errno, "poll");
+    return -1;
+  }
+  if (r == 0)
+    return 0;
+  if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) &&
+      (dir & LIBNBD_AIO_DIRECTION_READ)) {
+    if (nbd_unlocked_aio_notify_read (h) == -1)
+      return -1;
+  }
+  else if ((fds[0].revents & (POLLOUT | POLLHUP | POLLERR)) &&
+           (dir & LIBNBD_AIO_DIRECTION_WRITE)) {
+    if (nbd_unlocked_aio_notify_write (h) == -1)
+      return -1;
+  }
+  /* Writes still pending after reading replies: try them now. */
+  if ((fds[0].revents & POLLOUT) && (fds[0].revents & POLLIN) &&
+      nbd_internal_is_state_ready (h->state) &&
+      (nbd_unlocked_aio_get_direction (h) & LIBNBD_AIO_DIRECTION_WRITE) &&
+      nbd_unlocked_aio_notify_write (h) == -1)
+    return -1;
+  return 1;
+}
+
+int
+nbd_unlocked_poll (struct nbd_handle *h, int timeout)
+{
+  return poll_common (h, -1, timeout);
+}
+
+int
+nbd_unlocked_poll2 (struct nbd_handle *h, int fd, int timeout)
+{
+  return poll_common (h, fd, timeout);
+}
+
+int
+nbd_unlocked_aio_is_created (struct nbd_handle *h)
+{
+  return nbd_internal_is_state_created (nbd_internal_get_public_state (h));
+}
+
+int
+nbd_unlocked_aio_is_connecting (struct nbd_handle *h)
+{
+  return nbd_internal_is_state_connecting
+    (nbd_internal_get_public_state (h));
+}
+
+int
+nbd_unlocked_aio_is_negotiating (struct nbd_handle *h)
+{
+  return nbd_internal_is_state_negotiating
+    (nbd_internal_get_public_state (h));
+}
+
+int
+nbd_unlocked_aio_is_ready (struct nbd_handle *h)
+{
+  return nbd_internal_is_state_ready (nbd_internal_get_public_state (h));
+}
+
+int
+nbd_unlocked_aio_is_processing (struct nbd_handle *h)
+{
+  return nbd_internal_is_state_processing
+    (nbd_internal_get_public_state (h));
+}
+
+int
+nbd_unlocked_aio_is_dead (struct nbd_handle *h)
+{
+  return nbd_internal_is_state_dead (nbd_internal_get_public_state (h));
+}
+
+int
+nbd_unlocked_aio_is_closed (struct nbd_handle *h)
+{
+  return nbd_internal_is_state_closed (nbd_internal_get_public_state (h));
+}
+
+const char *
+nbd_unlocked_connection_state (struct nbd_handle *h)
+{
+  enum state s = nbd_internal_get_public_state (h);
+
+  if (nbd_internal_is_state_created (s))
+    return "created";
+  if (nbd_internal_is_state_connecting (s))
+    return "connecting";
+  if (nbd_internal_is_state_negotiating (s))
+    return "negotiating";
+  if (nbd_internal_is_state_ready (s))
+    return "ready";
+  if (nbd_internal_is_state_processing (s))
+    return "processing";
+  if (nbd_internal_is_state_dead (s))
+    return "dead";
+  return "closed";
+}

@@ -1,0 +1,293 @@
+/* reply.c: checking structured reply chunks against their command. */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include "internal.h"
+
+/* Longest block status or error payload we accept. */
+#define MAX_CHUNK_PAYLOAD (1024 * 1024 + 64)
+
+int
+nbd_internal_errno_of_nbd_error (uint32_t error)
+{
+  switch (error) {
+  case NBD_SUCCESS: return 0;
+  case NBD_EPERM: return EPERM;
+  case NBD_EIO: return EIO;
+  case NBD_ENOMEM: return ENOMEM;
+  case NBD_EINVAL: return EINVAL;
+  case NBD_ENOSPC: return ENOSPC;
+  case NBD_EOVERFLOW: return EOVERFLOW;
+  case NBD_ENOTSUP: return ENOTSUP;
+  case NBD_ESHUTDOWN: return ESHUTDOWN;
+  default: return EINVAL;
+  }
+}
+
+static void
+fail_cmd (struct command *cmd, int err)
+{
+  if (cmd->error == 0)
+    cmd->error = err;
+}
+
+/* Decode a chunk header and match its command.  -1: the stream can't
+ * be trusted any more (error set, the handle dies).
+ */
+int
+nbd_internal_chunk_start (struct nbd_handle *h)
+{
+  const struct nbd_structured_reply *s = &h->sbuf.structured;
+  uint64_t cookie = be64toh (s->cookie);
+  struct command *cmd = nbd_internal_find_in_flight (h, cookie);
+
+  h->chunk_flags = be16toh (s->flags);
+  h->chunk_type = be16toh (s->type);
+  h->chunk_length = be32toh (s->length);
+  h->chunks_received++;
+  if (cmd == NULL) {
+    set_error (EPROTO, "no command matches the cookie %" PRIu64
+               " of the server's reply", cookie);
+    return -1;
+  }
+  h->reply_cmd = cmd;
+  if (h->chunk_length > MAX_REQUEST_SIZE + MAX_CHUNK_PAYLOAD) {
+    set_error (EPROTO, "reply chunk of %" PRIu32 " bytes is too long",
+               h->chunk_length);
+    return -1;
+  }
+  return 0;
+}
+
+/* Where to read the chunk's payload: the returned state is one of the
+ * arguments.  Chunks that don't fit their command are skipped and fail
+ * the command.
+ */
+enum state
+nbd_internal_chunk_next (struct nbd_handle *h, enum state data,
+                         enum state hole, enum state payload,
+                         enum state discard, enum state finish)
+{
+  struct command *cmd = h->reply_cmd;
+  uint32_t len = h->chunk_length;
+  uint16_t type = h->chunk_type;
+
+  if (type == NBD_REPLY_TYPE_NONE) {
+    if (len != 0 || !(h->chunk_flags & NBD_REPLY_FLAG_DONE)) {
+      discard_len:
+      debug (h, "skipping a malformed chunk of type %" PRIu16, type);
+      fail_cmd (cmd, EPROTO);
+      h->rbuf = NULL;
+      h->rlen = len;
+      return discard;
+    }
+    return finish;
+  }
+  if (type == NBD_REPLY_TYPE_OFFSET_DATA) {
+    if (cmd->type != NBD_CMD_READ || len <= sizeof h->chunk_head.offset)
+      goto discard_len;
+    h->rbuf = &h->chunk_head.offset;
+    h->rlen = sizeof h->chunk_head.offset;
+    return data;
+  }
+  if (type == NBD_REPLY_TYPE_OFFSET_HOLE) {
+    if (cmd->type != NBD_CMD_READ || len != sizeof h->chunk_head)
+      goto discard_len;
+    h->rbuf = &h->chunk_head;
+    h->rlen = sizeof h->chunk_head;
+    return hole;
+  }
+  if ((type == NBD_REPLY_TYPE_BLOCK_STATUS &&
+       cmd->type == NBD_CMD_BLOCK_STATUS && len >= 12 && (len - 4) % 8 == 0)
+      || ((type & NBD_REPLY_TYPE_ERROR_BIT) && len >= 6)) {
+    if (len > MAX_CHUNK_PAYLOAD)
+      goto discard_len;
+    h->chunk_payload = malloc (len);
+    if (h->chunk_payload == NULL) {
+      fail_cmd (cmd, ENOMEM);
+      goto discard_len;
+    }
+    h->rbuf = h->chunk_payload;
+    h->rlen = len;
+    return payload;
+  }
+  goto discard_len;
+}
+
+/* Check a data chunk's range and aim h->rbuf at its place in the
+ * caller's buffer.  Returns NULL, or why the chunk must be skipped.
+ */
+const char *
+nbd_internal_chunk_place_data (struct nbd_handle *h)
+{
+  struct command *cmd = h->reply_cmd;
+  uint64_t offset = be64toh (h->chunk_head.offset);
+  uint64_t len = h->chunk_length - sizeof h->chunk_head.offset;
+  uint64_t rel;
+
+  if (offset < cmd->offset || offset - cmd->offset > cmd->count ||
+      len > cmd->count - (offset - cmd->offset))
+    return "data chunk outside the request";
+  rel = offset - cmd->offset;
+  switch (nbd_internal_range_add (&cmd->seen, rel, rel + len)) {
+  case 1:
+    return "data chunk overlaps an earlier chunk";
+  case -1:
+    fail_cmd (cmd, ENOMEM);
+    return "out of memory";
+  }
+  h->rbuf = (char *) cmd->data + rel;
+  h->rlen = len;
+  h->chunk_data_offset = rel;
+  h->chunk_data_count = len;
+  return NULL;
+}
+
+/* Tell a pread_structured callback about data or a hole. */
+static void
+call_chunk (struct command *cmd, uint64_t rel, uint64_t count,
+            unsigned status)
+{
+  int err = 0;
+
+  if (cmd->cb.kind != CB_CHUNK || cmd->cb.fn.chunk.callback == NULL)
+    return;
+  if (CALL_CALLBACK (cmd->cb.fn.chunk, (char *) cmd->data + rel, count,
+                     cmd->offset + rel, status, &err) == -1)
+    fail_cmd (cmd, err ? err : EPROTO);
+}
+
+/* Data landed in the buffer (a simple reply covers the whole read). */
+void
+nbd_internal_read_data_arrived (struct nbd_handle *h, struct command *cmd,
+                                uint64_t rel, uint64_t count)
+{
+  if (cmd->seen.len == 0 && rel == 0 && count == cmd->count &&
+      nbd_internal_range_add (&cmd->seen, 0, count) == -1) {
+    fail_cmd (cmd, ENOMEM);
+    return;
+  }
+  call_chunk (cmd, rel, count, LIBNBD_READ_DATA);
+}
+
+void
+nbd_internal_chunk_hole (struct nbd_handle *h)
+{
+  struct command *cmd = h->reply_cmd;
+  uint64_t offset = be64toh (h->chunk_head.offset);
+  uint64_t len = be32toh (h->chunk_head.length), rel;
+
+  if (len == 0 || offset < cmd->offset ||
+      offset - cmd->offset > cmd->count ||
+      len > cmd->count - (offset - cmd->offset)) {
+    debug (h, "hole chunk outside the request");
+    fail_cmd (cmd, EPROTO);
+    return;
+  }
+  rel = offset - cmd->offset;
+  switch (nbd_internal_range_add (&cmd->seen, rel, rel + len)) {
+  case 1:
+    debug (h, "hole chunk overlaps an earlier chunk");
+    fail_cmd (cmd, EPROTO);
+    return;
+  case -1:
+    fail_cmd (cmd, ENOMEM);
+    return;
+  }
+  memset ((char *) cmd->data + rel, 0, len);
+  call_chunk (cmd, rel, len, LIBNBD_READ_HOLE);
+}
+
+static const char *
+meta_context_name (struct nbd_handle *h, uint32_t id)
+{
+  size_t i;
+
+  for (i = 0; i < h->meta_contexts.len; ++i)
+    if (h->meta_contexts.ptr[i].context_id == id)
+      return h->meta_contexts.ptr[i].name;
+  return NULL;
+}
+
+/* Pass the extents to the 32- or 64-bit callback, in host order. */
+void
+nbd_internal_chunk_block_status (struct nbd_handle *h)
+{
+  struct command *cmd = h->reply_cmd;
+  uint32_t *raw = (uint32_t *) h->chunk_payload;
+  size_t i, n = (h->chunk_length - 4) / 8;
+  const char *name = meta_context_name (h, be32toh (raw[0]));
+  uint32_t *entries = raw + 1;
+  int err = 0, r = 0;
+
+  if (name == NULL) {
+    debug (h, "block status for an unknown meta context id");
+    fail_cmd (cmd, EPROTO);
+    return;
+  }
+  for (i = 0; i < 2 * n; ++i)
+    entries[i] = be32toh (entries[i]);
+  {
+    /* No empty extents, none past the end of the export. */
+    uint64_t room = h->exportsize - cmd->offset;
+    for (i = 0; i < n; ++i) {
+      if (entries[2 * i] == 0 || entries[2 * i] > room) {
+        debug (h, "block status extent empty or past the end");
+        fail_cmd (cmd, EPROTO);
+        return;
+      }
+      room -= entries[2 * i];
+    }
+  }
+  if ((cmd->flags & NBD_CMD_FLAG_REQ_ONE) && n != 1)
+    debug (h, "server sent %zu extents despite REQ_ONE", n);
+  if (cmd->cb.kind == CB_EXTENT && cmd->cb.fn.extent.callback)
+    r = CALL_CALLBACK (cmd->cb.fn.extent, name, cmd->offset, entries, 2 * n,
+                       &err);
+  else if (cmd->cb.kind == CB_EXTENT64 && cmd->cb.fn.extent64.callback) {
+    nbd_extent *e = malloc (n * sizeof *e);
+    if (e == NULL) {
+      fail_cmd (cmd, ENOMEM);
+      return;
+    }
+    for (i = 0; i < n; ++i) {
+      e[i].length = entries[2 * i];
+      e[i].flags = entries[2 * i + 1];
+    }
+    r = CALL_CALLBACK (cmd->cb.fn.extent64, name, cmd->offset, e, n, &err);
+    free (e);
+  }
+  if (r == -1)
+    fail_cmd (cmd, err ? err : EPROTO);
+}
+
+/* An error chunk: the command fails with the server's errno. */
+void
+nbd_internal_chunk_error (struct nbd_handle *h)
+{
+  struct command *cmd = h->reply_cmd;
+  const char *p = h->chunk_payload;
+  uint32_t error;
+  uint16_t msglen;
+
+  memcpy (&error, p, 4);
+  memcpy (&msglen, p + 4, 2);
+  error = be32toh (error);
+  msglen = be16toh (msglen);
+  if (6 + (uint32_t) msglen > h->chunk_length || error == 0) {
+    debug (h, "malformed error chunk");
+    fail_cmd (cmd, EPROTO);
+    return;
+  }
+  if (msglen > 0) {
+    char *msg = strndup (p + 6, msglen);
+    char *safe = msg ? nbd_internal_printable_string (msg) : NULL;
+    debug (h, "server error %" PRIu32 ": %s", error, safe ? safe : "");
+    free (safe);
+    free (msg);
+  }
+  fail_cmd (cmd, nbd_internal_errno_of_nbd_error (error));
+}

@@ -1,0 +1,287 @@
+/* socket.c: the plain socket, and the buffered receive and gathered
+ * send paths the state machine uses on top of any socket.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <errno.h>
+#include <sys/socket.h>
+
+#include "internal.h"
+
+static ssize_t
+plain_recv (struct socket *sock, void *buf, size_t len)
+{
+  return recv (sock->fd, buf, len, 0);
+}
+
+static ssize_t
+plain_sendv (struct socket *sock, const struct iovec *iov, int n, int flags)
+{
+  struct msghdr msg = { .msg_iov = (struct iovec *) iov, .msg_iovlen = n };
+
+  return sendmsg (sock->fd, &msg, flags | MSG_NOSIGNAL);
+}
+
+static bool
+plain_pending (struct socket *sock)
+{
+  return false;
+}
+
+static int
+plain_get_fd (struct socket *sock)
+{
+  return sock->fd;
+}
+
+static int
+plain_shut_writes (struct socket *sock)
+{
+  /* A socketpair or a socket: either way the peer sees EOF. */
+  if (shutdown (sock->fd, SHUT_WR) == -1 && errno != ENOTCONN)
+    return -1;
+  return 0;
+}
+
+static int
+plain_close (struct socket *sock)
+{
+  int r = close (sock->fd);
+
+  free (sock);
+  return r;
+}
+
+static const struct socket_ops plain_ops = {
+  .recv = plain_recv, .sendv = plain_sendv, .pending = plain_pending,
+  .get_fd = plain_get_fd, .shut_writes = plain_shut_writes,
+  .close = plain_close,
+};
+
+/* Wrap a connected (or connecting) non-blocking fd.  The fd is not
+ * closed on failure.
+ */
+struct socket *
+nbd_internal_socket_create (int fd)
+{
+  struct socket *sock = malloc (sizeof *sock);
+
+  if (sock == NULL)
+    return NULL;
+  sock->ops = &plain_ops;
+  sock->fd = fd;
+  return sock;
+}
+
+bool
+nbd_internal_ahead_empty (struct nbd_handle *h)
+{
+  return h->ahead_start == h->ahead_end &&
+    !(h->sock && h->sock->ops->pending (h->sock));
+}
+
+/* Take up to h->rlen bytes from the read-ahead buffer. */
+static void
+take_ahead (struct nbd_handle *h)
+{
+  size_t n = h->ahead_end - h->ahead_start;
+
+  if (n > h->rlen)
+    n = h->rlen;
+  if (h->rbuf) {
+    memcpy (h->rbuf, h->ahead + h->ahead_start, n);
+    h->rbuf = (char *) h->rbuf + n;
+  }
+  h->ahead_start += n;
+  h->rlen -= n;
+  if (h->ahead_start == h->ahead_end)
+    h->ahead_start = h->ahead_end = 0;
+}
+
+/* Fill h->rbuf (or skip h->rlen bytes when rbuf is NULL).  Small reads
+ * go through the read-ahead buffer, so one recv brings in many
+ * replies; large ones land directly in their buffer.
+ * Returns 0 done, 1 would block, 2 end of file, -1 error (set).
+ */
+int
+nbd_internal_recv_into_rbuf (struct nbd_handle *h)
+{
+  while (h->rlen > 0) {
+    ssize_t r;
+    bool direct;
+
+    if (h->ahead_start < h->ahead_end) {
+      take_ahead (h);
+      continue;
+    }
+    direct = h->rbuf != NULL && h->rlen >= RECV_DIRECT_SIZE;
+    if (direct)
+      r = h->sock->ops->recv (h->sock, h->rbuf, h->rlen);
+    else
+      r = h->sock->ops->recv (h->sock, h->ahead, RECV_AHEAD_SIZE);
+    if (r == -1) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK)
+        return 1;
+      if (errno == EINTR)
+        continue;
+      set_error (errno, "recv");
+      return -1;
+    }
+    if (r == 0)
+      return 2;
+    h->bytes_received += r;
+    if (direct) {
+      h->rbuf = (char *) h->rbuf + r;
+      h->rlen -= r;
+    }
+    else {
+      h->ahead_start = 0;
+      h->ahead_end = r;
+    }
+  }
+  return 0;
+}
+
+/* During the handshake an end of file is an error. */
+int
+nbd_internal_recv_handshake (struct nbd_handle *h)
+{
+  switch (nbd_internal_recv_into_rbuf (h)) {
+  case -1:
+    return -1;
+  case 1:
+    return 1;
+  case 2:
+    set_error (ECONNRESET, "handshake: server closed the connection");
+    return -1;
+  }
+  return 0;
+}
+
+/* Send h->wbuf.  Returns 0 done, 1 would block, -1 error (set). */
+int
+nbd_internal_send_handshake (struct nbd_handle *h)
+{
+  while (h->wlen > 0) {
+    struct iovec iov = { .iov_base = (void *) h->wbuf, .iov_len = h->wlen };
+    ssize_t r = h->sock->ops->sendv (h->sock, &iov, 1, h->wflags);
+
+    if (r == -1) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK)
+        return 1;
+      if (errno == EINTR)
+        continue;
+      set_error (errno, "send");
+      return -1;
+    }
+    h->bytes_sent += r;
+    h->wbuf = (const char *) h->wbuf + r;
+    h->wlen -= r;
+  }
+  return 0;
+}
+
+bool
+nbd_internal_send_pending (struct nbd_handle *h)
+{
+  return h->gather_sent < h->gather_len || h->big_sent < h->big_len;
+}
+
+/* Move the queued commands into the gather buffer: each header, and
+ * each write payload under SMALL_PAYLOAD, copied in order.  A large
+ * payload ends the batch and is sent from the caller's buffer.
+ * Without batching, one command per batch.
+ */
+void
+nbd_internal_gather_requests (struct nbd_handle *h)
+{
+  h->gather_len = h->gather_sent = 0;
+  h->big_payload = NULL;
+  h->big_len = h->big_sent = 0;
+
+  while (h->cmds_to_issue) {
+    struct command *cmd = h->cmds_to_issue;
+    size_t payload = cmd->type == NBD_CMD_WRITE ? cmd->count : 0;
+    bool small = payload < SMALL_PAYLOAD;
+    size_t need = sizeof (struct nbd_request) + (small ? payload : 0);
+    struct nbd_request req;
+
+    if (h->gather_len > 0 &&
+        (!h->batching || h->gather_len + need > SEND_GATHER_SIZE))
+      break;
+    req.magic = htobe32 (NBD_REQUEST_MAGIC);
+    req.flags = htobe16 (cmd->flags);
+    req.type = htobe16 (cmd->type);
+    req.cookie = htobe64 (cmd->cookie);
+    req.offset = htobe64 (cmd->offset);
+    req.count = htobe32 ((uint32_t) cmd->count);
+    memcpy (h->gather + h->gather_len, &req, sizeof req);
+    h->gather_len += sizeof req;
+    if (small && payload > 0) {
+      memcpy (h->gather + h->gather_len, cmd->data, payload);
+      h->gather_len += payload;
+    }
+    else if (!small) {
+      h->big_payload = cmd->data;
+      h->big_len = payload;
+    }
+    /* Off the issue queue; replies can only come once it is sent. */
+    h->cmds_to_issue = cmd->next;
+    if (h->cmds_to_issue == NULL)
+      h->cmds_to_issue_tail = NULL;
+    h->chunks_sent++;
+    if (cmd->type == NBD_CMD_DISC) {
+      free (cmd);
+      continue;
+    }
+    cmd->next = h->cmds_in_flight;
+    h->cmds_in_flight = cmd;
+    if (!small)
+      break;
+  }
+}
+
+/* Send the gathered bytes and any large payload, in as few sendmsg
+ * calls as the socket allows.  MSG_MORE tells the kernel more requests
+ * follow at once.  Returns 0 done, 1 would block, -1 error (set).
+ */
+int
+nbd_internal_send_gathered (struct nbd_handle *h)
+{
+  while (nbd_internal_send_pending (h)) {
+    struct iovec iov[2];
+    int n = 0;
+    ssize_t r;
+    int flags = h->cmds_to_issue ? MSG_MORE : 0;
+
+    if (h->gather_sent < h->gather_len) {
+      iov[n].iov_base = h->gather + h->gather_sent;
+      iov[n++].iov_len = h->gather_len - h->gather_sent;
+    }
+    if (h->big_sent < h->big_len) {
+      iov[n].iov_base = (void *) (h->big_payload + h->big_sent);
+      iov[n++].iov_len = h->big_len - h->big_sent;
+    }
+    r = h->sock->ops->sendv (h->sock, iov, n, flags);
+    if (r == -1) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK)
+        return 1;
+      if (errno == EINTR)
+        continue;
+      set_error (errno, "send");
+      return -1;
+    }
+    h->bytes_sent += r;
+    if ((size_t) r <= h->gather_len - h->gather_sent)
+      h->gather_sent += r;
+    else {
+      r -= h->gather_len - h->gather_sent;
+      h->gather_sent = h->gather_len;
+      h->big_sent += r;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,83 @@
+/* basic-connect-uri-bad.c: test bad or disallowed URIs are refused. */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include <libnbd.h>
+
+#include "test-common.h"
+#include "basic-server.h"
+
+/* Try URI on a new handle with the given policy; expect failure. */
+static struct nbd_handle *
+refused (const char *uri, uint32_t transports, int tls)
+{
+  struct nbd_handle *h = nbd_create ();
+
+  CHECK (h != NULL);
+  CHECK (nbd_set_uri_allow_transports (h, transports) == 0);
+  CHECK (nbd_set_uri_allow_tls (h, tls) == 0);
+  if (nbd_connect_uri (h, uri) != -1)
+    FAIL ("nbd_connect_uri (%s) succeeded", uri);
+  CHECK (nbd_aio_is_ready (h) == 0);
+  return h;
+}
+
+int
+main (void)
+{
+  struct nbd_handle *h;
+  const char *args[] = { "memory", "1M", NULL };
+  const uint32_t all = LIBNBD_ALLOW_TRANSPORT_MASK;
+  char uri[256];
+
+  requires_program ("nbdkit");
+  start_server (listen_unix (), args);
+
+  /* Not an NBD URI at all. */
+  h = refused ("http://localhost/", all, LIBNBD_TLS_ALLOW);
+  CHECK_ERROR (EINVAL, "nbd_connect_uri: ");
+  nbd_close (h);
+  h = refused ("nbd+unix:///", all, LIBNBD_TLS_ALLOW);   /* no socket= */
+  CHECK_ERROR (EINVAL, "nbd_connect_uri: ");
+  nbd_close (h);
+  h = refused ("nbd://127.0.0.1:notaport/", all, LIBNBD_TLS_ALLOW);
+  CHECK_ERROR (EINVAL, "nbd_connect_uri: ");
+  nbd_close (h);
+
+  /* Refused by policy, before connecting: EPERM. */
+  snprintf (uri, sizeof uri, "nbd+unix:///?socket=%s", server_sock);
+  h = refused (uri, LIBNBD_ALLOW_TRANSPORT_TCP, LIBNBD_TLS_ALLOW);
+  CHECK_ERROR (EPERM, "nbd_connect_uri: ");
+  nbd_close (h);
+  h = refused (uri, all, LIBNBD_TLS_REQUIRE);
+  CHECK_ERROR (EPERM, "nbd_connect_uri: ");
+  nbd_close (h);
+  snprintf (uri, sizeof uri, "nbds+unix:///?socket=%s", server_sock);
+  h = refused (uri, all, LIBNBD_TLS_DISABLE);
+  CHECK_ERROR (EPERM, "nbd_connect_uri: ");
+  nbd_close (h);
+
+  /* nbds: requires TLS, which this server does not offer (and which
+   * a library without TLS support cannot do): never a plain connection.
+   */
+  h = refused (uri, all, LIBNBD_TLS_ALLOW);
+  {
+    const char *msg = nbd_get_error ();
+
+    CHECK (msg != NULL && strncmp (msg, "nbd_connect_uri: ", 17) == 0);
+  }
+  nbd_close (h);
+
+  /* The same socket works with a plain URI, so the refusals were ours. */
+  snprintf (uri, sizeof uri, "nbd+unix:///?socket=%s", server_sock);
+  h = nbd_create ();
+  CHECK (h != NULL);
+  CHECK (nbd_connect_uri (h, uri) == 0);
+  CHECK (nbd_get_size (h) == 1024 * 1024);
+  nbd_close (h);
+
+  exit (EXIT_SUCCESS);
+}

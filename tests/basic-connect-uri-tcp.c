@@ -1,0 +1,68 @@
+/* basic-connect-uri-tcp.c: test nbd:// URIs over IPv4 and IPv6 loopback. */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <inttypes.h>
+
+#include <libnbd.h>
+
+#include "test-common.h"
+#include "basic-server.h"
+
+/* Connect to URI and check the export the server saw (info plugin). */
+static void
+check_uri (const char *uri, const char *export)
+{
+  struct nbd_handle *h;
+  char buf[64];
+  int64_t size;
+
+  h = nbd_create ();
+  CHECK (h != NULL);
+  if (nbd_connect_uri (h, uri) == -1)
+    FAIL ("nbd_connect_uri (%s): %s", uri, nbd_get_error ());
+  CHECK (nbd_aio_is_ready (h) == 1);
+  size = nbd_get_size (h);
+  if (size != (int64_t) strlen (export))
+    FAIL ("%s: size %" PRIi64 ", expected %zu", uri, size, strlen (export));
+  memset (buf, 0, sizeof buf);
+  if (size > 0)
+    CHECK (nbd_pread (h, buf, size, 0, 0) == 0);
+  if (memcmp (buf, export, size) != 0)
+    FAIL ("%s: server saw export \"%.*s\"", uri, (int) size, buf);
+  CHECK (nbd_shutdown (h, 0) == 0);
+  nbd_close (h);
+}
+
+int
+main (void)
+{
+  const char *args[] = { "info", "mode=exportname", NULL };
+  char port[16], uri[256];
+  int fd;
+
+  requires_program ("nbdkit");
+
+  fd = bind_loopback (AF_INET, port, sizeof port, 1);
+  CHECK (fd >= 0);
+  start_server (fd, args);
+  snprintf (uri, sizeof uri, "nbd://127.0.0.1:%s/", port);
+  check_uri (uri, "");
+  snprintf (uri, sizeof uri, "nbd://127.0.0.1:%s/disk", port);
+  check_uri (uri, "disk");
+  snprintf (uri, sizeof uri, "nbd://localhost:%s/x", port);
+  check_uri (uri, "x");
+  stop_server ();
+
+  fd = bind_loopback (AF_INET6, port, sizeof port, 1);
+  if (fd == -1) {
+    fprintf (stderr, "IPv6 loopback not available, not tested\n");
+    exit (EXIT_SUCCESS);
+  }
+  start_server (fd, args);
+  snprintf (uri, sizeof uri, "nbd://[::1]:%s/six", port);
+  check_uri (uri, "six");
+
+  exit (EXIT_SUCCESS);
+}

@@ -1,0 +1,68 @@
+/* basic-connect-uri-unix.c: test nbd+unix:// URIs, with and without export. */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <inttypes.h>
+
+#include <libnbd.h>
+
+#include "test-common.h"
+#include "basic-server.h"
+
+/* Connect to URI; the info plugin serves the export name as data, so
+ * check that EXPORT is what the server received, and the handle's view.
+ */
+static void
+check_uri (const char *uri, const char *export)
+{
+  struct nbd_handle *h;
+  char buf[64];
+  char *name;
+  int64_t size;
+
+  h = nbd_create ();
+  CHECK (h != NULL);
+  if (nbd_connect_uri (h, uri) == -1)
+    FAIL ("nbd_connect_uri (%s): %s", uri, nbd_get_error ());
+  CHECK (nbd_aio_is_ready (h) == 1);
+
+  name = nbd_get_export_name (h);
+  CHECK (name != NULL);
+  if (strcmp (name, export) != 0)
+    FAIL ("%s: export name \"%s\", expected \"%s\"", uri, name, export);
+  free (name);
+
+  size = nbd_get_size (h);
+  if (size != (int64_t) strlen (export))
+    FAIL ("%s: size %" PRIi64 ", expected %zu", uri, size, strlen (export));
+  if (size > 0) {
+    memset (buf, 0, sizeof buf);
+    CHECK (nbd_pread (h, buf, size, 0, 0) == 0);
+    if (memcmp (buf, export, size) != 0)
+      FAIL ("%s: server saw export \"%.*s\"", uri, (int) size, buf);
+  }
+  CHECK (nbd_shutdown (h, 0) == 0);
+  nbd_close (h);
+}
+
+int
+main (void)
+{
+  const char *args[] = { "info", "mode=exportname", NULL };
+  char uri[256];
+
+  requires_program ("nbdkit");
+  start_server (listen_unix (), args);
+
+  snprintf (uri, sizeof uri, "nbd+unix:///?socket=%s", server_sock);
+  check_uri (uri, "");
+  snprintf (uri, sizeof uri, "nbd+unix:///hello?socket=%s", server_sock);
+  check_uri (uri, "hello");
+  snprintf (uri, sizeof uri, "nbd+unix:///a%%20b/c?socket=%s", server_sock);
+  check_uri (uri, "a b/c");
+  snprintf (uri, sizeof uri, "nbd+unix://?socket=%s", server_sock);
+  check_uri (uri, "");
+
+  exit (EXIT_SUCCESS);
+}

@@ -1,0 +1,69 @@
+/* basic-settings-tls.c: test TLS settings and the URI TLS policy. */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include <libnbd.h>
+
+#include "test-common.h"
+
+int
+main (void)
+{
+  struct nbd_handle *h;
+  char *s;
+
+  h = nbd_create ();
+  CHECK (h != NULL);
+
+  CHECK (nbd_get_tls (h) == LIBNBD_TLS_DISABLE);
+  CHECK (nbd_set_tls (h, LIBNBD_TLS_DISABLE) == 0);
+  if (nbd_supports_tls (h)) {
+    CHECK (nbd_set_tls (h, LIBNBD_TLS_ALLOW) == 0);
+    CHECK (nbd_get_tls (h) == LIBNBD_TLS_ALLOW);
+    CHECK (nbd_set_tls (h, LIBNBD_TLS_REQUIRE) == 0);
+    CHECK (nbd_get_tls (h) == LIBNBD_TLS_REQUIRE);
+    CHECK (nbd_set_tls (h, LIBNBD_TLS_DISABLE) == 0);
+    CHECK (nbd_get_tls (h) == LIBNBD_TLS_DISABLE);
+  }
+  else {
+    /* Without TLS support only "disable" is accepted. */
+    CHECK (nbd_set_tls (h, LIBNBD_TLS_REQUIRE) == -1);
+    CHECK (nbd_get_tls (h) == LIBNBD_TLS_DISABLE);
+  }
+  CHECK (nbd_set_tls (h, LIBNBD_TLS_REQUIRE + 1) == -1);
+  CHECK_ERROR (EINVAL, "nbd_set_tls: ");
+
+  /* Verify peer: true by default. */
+  CHECK (nbd_get_tls_verify_peer (h) == 1);
+  CHECK (nbd_set_tls_verify_peer (h, false) == 0);
+  CHECK (nbd_get_tls_verify_peer (h) == 0);
+  CHECK (nbd_set_tls_verify_peer (h, true) == 0);
+  CHECK (nbd_get_tls_verify_peer (h) == 1);
+
+  /* Username: allowed with or without TLS support; returned copied.
+   * (Unset, it is the local login name, which may not exist here.)
+   */
+  CHECK (nbd_set_tls_username (h, "alice") == 0);
+  s = nbd_get_tls_username (h);
+  CHECK (s != NULL && strcmp (s, "alice") == 0);
+  free (s);
+  CHECK (nbd_set_tls_username (h, "bob") == 0);
+  s = nbd_get_tls_username (h);
+  CHECK (s != NULL && strcmp (s, "bob") == 0);
+  free (s);
+
+  /* URI TLS policy: the three values, nothing else. */
+  CHECK (nbd_set_uri_allow_tls (h, LIBNBD_TLS_DISABLE) == 0);
+  CHECK (nbd_set_uri_allow_tls (h, LIBNBD_TLS_REQUIRE) == 0);
+  CHECK (nbd_set_uri_allow_tls (h, LIBNBD_TLS_ALLOW) == 0);
+  CHECK (nbd_set_uri_allow_tls (h, 3) == -1);
+  CHECK_ERROR (EINVAL, "nbd_set_uri_allow_tls: ");
+  CHECK (nbd_set_uri_allow_tls (h, -1) == -1);
+  CHECK_ERROR (EINVAL, "nbd_set_uri_allow_tls: ");
+
+  nbd_close (h);
+  exit (EXIT_SUCCESS);
+}

@@ -1,0 +1,45 @@
+# basic.mk: tests of lifecycle, settings, errors, connecting and the
+# handshake getters.  Each test starts its own nbdkit; see basic-server.h.
+
+basic_c_tests = \
+	basic-lifecycle \
+	basic-handle-name \
+	basic-errors-not-connected \
+	basic-errors-invalid-args \
+	basic-errors-wrong-state \
+	basic-errors-connect-unix \
+	basic-errors-thread-local \
+	basic-settings-bool \
+	basic-settings-flags \
+	basic-settings-export \
+	basic-settings-tls \
+	basic-debug-callback \
+	basic-debug-env \
+	basic-connect-unix \
+	basic-connect-tcp \
+	basic-connect-tcp-refused \
+	basic-connect-uri-unix \
+	basic-connect-uri-tcp \
+	basic-connect-uri-bad \
+	basic-connect-command \
+	basic-connect-socket \
+	basic-connect-systemd \
+	basic-aio-connect \
+	basic-info-flags \
+	basic-nozero \
+	basic-meta-context \
+	basic-structured-replies \
+	basic-oldstyle \
+	basic-block-size \
+	basic-full-info \
+	basic-export-size \
+	basic-qemu-nbd \
+	basic-loaded-library \
+	basic-header-c
+
+check_PROGRAMS += $(basic_c_tests)
+TESTS += $(basic_c_tests) basic-header-cxx.sh
+EXTRA_DIST += basic-server.h basic-header-cxx.sh
+
+# The public header must compile alone as strict ISO C99.
+basic_header_c_CFLAGS = $(AM_CFLAGS) -std=c99 -pedantic-errors

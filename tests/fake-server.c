@@ -1,0 +1,628 @@
+/* fake-server.c: an NBD server on stdin/stdout that misbehaves on cue. */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <endian.h>
+
+/* Usage: fake-server SCENARIO
+ *
+ * It does a fixed newstyle handshake and serves a 1 MiB disk holding
+ * the nbdkit pattern (each 8-byte aligned offset stored as a 64 bit
+ * big-endian number).  Reads, writes, flush, trim, zero, cache and
+ * block status all work, except that the first read (or block status)
+ * is answered wrongly as the scenario says:
+ *
+ *   good            nothing wrong; reads come as two data chunks,
+ *                   the second half first
+ *   short           data chunks cover only the first half of the read
+ *   overlap         chunk lengths add up to the request, but the middle
+ *                   quarter is sent twice and the last quarter never
+ *   out-of-range    a data chunk running past the end of the request
+ *   unknown-cookie  a chunk for a cookie never used, then a good reply
+ *   huge-chunk      a chunk header with length 0xffffffff
+ *   error-chunk     a well-formed NBD_REPLY_TYPE_ERROR chunk with EIO
+ *   size-too-big    the export size is advertised as 2^63
+ *   simple-reply-to-read-with-sr
+ *                   a simple reply plus data to a read although
+ *                   structured replies were negotiated
+ *   bad-magic       a reply with a wrong magic number
+ *   hangup          half a data chunk, then the connection closes
+ *   block-status-bad
+ *                   extents of length zero and past the export's end
+ *
+ * SCENARIO may end in ":N" (say "hangup:4"): the server then holds
+ * back its replies until N reads have arrived, so that a test can have
+ * N reads in flight when the first one goes wrong.
+ *
+ * After a reply that leaves the stream out of sync the server sends
+ * nothing more, and exits when the client closes the connection.
+ */
+
+#define DISK_SIZE (1024 * 1024)
+#define MAX_PAYLOAD (64 * 1024 * 1024)
+
+#define NBDMAGIC UINT64_C (0x4e42444d41474943)
+#define IHAVEOPT UINT64_C (0x49484156454F5054)
+#define OPT_REPLY_MAGIC UINT64_C (0x3e889045565a9)
+#define REQUEST_MAGIC 0x25609513
+#define SIMPLE_REPLY_MAGIC 0x67446698
+#define STRUCTURED_REPLY_MAGIC 0x668e33ef
+
+#define FLAG_FIXED_NEWSTYLE 1
+#define FLAG_NO_ZEROES 2
+
+#define OPT_EXPORT_NAME 1
+#define OPT_ABORT 2
+#define OPT_INFO 6
+#define OPT_GO 7
+#define OPT_STRUCTURED_REPLY 8
+#define OPT_LIST_META_CONTEXT 9
+#define OPT_SET_META_CONTEXT 10
+
+#define REP_ACK 1
+#define REP_INFO 3
+#define REP_META_CONTEXT 4
+#define REP_ERR_UNSUP 0x80000001
+#define REP_ERR_INVALID 0x80000003
+
+#define INFO_EXPORT 0
+
+#define TFLAG_HAS_FLAGS 1
+#define TFLAG_SEND_FLUSH 4
+#define TFLAG_SEND_FUA 8
+#define TFLAG_SEND_TRIM 32
+#define TFLAG_SEND_WRITE_ZEROES 64
+#define TFLAG_SEND_DF 128
+#define TFLAG_SEND_CACHE 1024
+
+#define CMD_READ 0
+#define CMD_WRITE 1
+#define CMD_DISC 2
+#define CMD_FLUSH 3
+#define CMD_TRIM 4
+#define CMD_CACHE 5
+#define CMD_WRITE_ZEROES 6
+#define CMD_BLOCK_STATUS 7
+
+#define REPLY_FLAG_DONE 1
+#define REPLY_TYPE_NONE 0
+#define REPLY_TYPE_OFFSET_DATA 1
+#define REPLY_TYPE_BLOCK_STATUS 5
+#define REPLY_TYPE_ERROR 0x8001
+
+#define NBD_EIO 5
+#define NBD_EINVAL 22
+
+#define CONTEXT_ID 1            /* our id for base:allocation */
+
+static const char *scenario;
+static unsigned batch = 1;      /* reads to collect before replying */
+static unsigned char *disk;
+static bool structured;         /* NBD_OPT_STRUCTURED_REPLY accepted */
+static bool meta;               /* base:allocation negotiated */
+static bool misbehaved;         /* the scenario has been played */
+
+static bool
+is (const char *name)
+{
+  return strcmp (scenario, name) == 0;
+}
+
+static void
+die (const char *msg)
+{
+  fprintf (stderr, "fake-server: %s: %s\n", scenario, msg);
+  exit (EXIT_FAILURE);
+}
+
+/* Read exactly LEN bytes; exit quietly when the client goes away. */
+static void
+get (void *buf, size_t len)
+{
+  char *p = buf;
+  ssize_t r;
+
+  while (len > 0) {
+    r = read (STDIN_FILENO, p, len);
+    if (r == -1 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      exit (EXIT_SUCCESS);
+    p += r;
+    len -= r;
+  }
+}
+
+static void
+put (const void *buf, size_t len)
+{
+  const char *p = buf;
+  ssize_t r;
+
+  while (len > 0) {
+    r = write (STDOUT_FILENO, p, len);
+    if (r == -1 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      exit (EXIT_SUCCESS);
+    p += r;
+    len -= r;
+  }
+}
+
+static void
+put16 (uint16_t v)
+{
+  v = htobe16 (v);
+  put (&v, sizeof v);
+}
+
+static void
+put32 (uint32_t v)
+{
+  v = htobe32 (v);
+  put (&v, sizeof v);
+}
+
+static void
+put64 (uint64_t v)
+{
+  v = htobe64 (v);
+  put (&v, sizeof v);
+}
+
+static uint16_t
+get16 (void)
+{
+  uint16_t v;
+
+  get (&v, sizeof v);
+  return be16toh (v);
+}
+
+static uint32_t
+get32 (void)
+{
+  uint32_t v;
+
+  get (&v, sizeof v);
+  return be32toh (v);
+}
+
+static uint64_t
+get64 (void)
+{
+  uint64_t v;
+
+  get (&v, sizeof v);
+  return be64toh (v);
+}
+
+/* Discard everything until the client closes the connection. */
+static void
+drain (void)
+{
+  char buf[4096];
+
+  for (;;)
+    get (buf, 1);
+  (void) buf;
+}
+
+static uint64_t
+export_size (void)
+{
+  if (is ("size-too-big"))
+    return (uint64_t) INT64_MAX + 1;
+  return DISK_SIZE;
+}
+
+static uint16_t
+export_flags (void)
+{
+  uint16_t flags = TFLAG_HAS_FLAGS | TFLAG_SEND_FLUSH | TFLAG_SEND_FUA |
+    TFLAG_SEND_TRIM | TFLAG_SEND_WRITE_ZEROES | TFLAG_SEND_CACHE;
+
+  if (structured)
+    flags |= TFLAG_SEND_DF;
+  return flags;
+}
+
+static void
+opt_reply (uint32_t option, uint32_t type, uint32_t len)
+{
+  put64 (OPT_REPLY_MAGIC);
+  put32 (option);
+  put32 (type);
+  put32 (len);
+}
+
+/* NBD_OPT_{LIST,SET}_META_CONTEXT: answer base:allocation queries. */
+static void
+meta_context (uint32_t option, const char *data, uint32_t len)
+{
+  static const char base[] = "base:allocation";
+  uint32_t namelen, nr, qlen, pos;
+
+  if (!structured || len < 8)
+    goto invalid;
+  memcpy (&namelen, data, 4);
+  namelen = be32toh (namelen);
+  if (namelen > len - 8)
+    goto invalid;
+  pos = 4 + namelen;
+  memcpy (&nr, data + pos, 4);
+  nr = be32toh (nr);
+  pos += 4;
+  while (nr-- > 0) {
+    if (len - pos < 4)
+      goto invalid;
+    memcpy (&qlen, data + pos, 4);
+    qlen = be32toh (qlen);
+    pos += 4;
+    if (qlen > len - pos)
+      goto invalid;
+    if (qlen == strlen (base) && memcmp (data + pos, base, qlen) == 0) {
+      opt_reply (option, REP_META_CONTEXT, 4 + qlen);
+      put32 (CONTEXT_ID);
+      put (base, qlen);
+      if (option == OPT_SET_META_CONTEXT)
+        meta = true;
+    }
+    pos += qlen;
+  }
+  opt_reply (option, REP_ACK, 0);
+  return;
+
+ invalid:
+  opt_reply (option, REP_ERR_INVALID, 0);
+}
+
+/* Negotiate options until the client picks an export. */
+static void
+handshake (void)
+{
+  uint32_t client_flags, option, len;
+  char *data;
+
+  put64 (NBDMAGIC);
+  put64 (IHAVEOPT);
+  put16 (FLAG_FIXED_NEWSTYLE | FLAG_NO_ZEROES);
+  client_flags = get32 ();
+
+  for (;;) {
+    if (get64 () != IHAVEOPT)
+      die ("bad option magic");
+    option = get32 ();
+    len = get32 ();
+    if (len > 65536)
+      die ("option too long");
+    data = malloc (len + 1);
+    if (data == NULL)
+      die ("malloc");
+    get (data, len);
+
+    switch (option) {
+    case OPT_EXPORT_NAME:
+      put64 (export_size ());
+      put16 (export_flags ());
+      if (!(client_flags & FLAG_NO_ZEROES)) {
+        static const char zeroes[124];
+        put (zeroes, sizeof zeroes);
+      }
+      free (data);
+      return;
+    case OPT_ABORT:
+      opt_reply (option, REP_ACK, 0);
+      exit (EXIT_SUCCESS);
+    case OPT_STRUCTURED_REPLY:
+      if (len != 0)
+        opt_reply (option, REP_ERR_INVALID, 0);
+      else {
+        structured = true;
+        opt_reply (option, REP_ACK, 0);
+      }
+      break;
+    case OPT_LIST_META_CONTEXT:
+    case OPT_SET_META_CONTEXT:
+      meta_context (option, data, len);
+      break;
+    case OPT_INFO:
+    case OPT_GO:
+      opt_reply (option, REP_INFO, 12);
+      put16 (INFO_EXPORT);
+      put64 (export_size ());
+      put16 (export_flags ());
+      opt_reply (option, REP_ACK, 0);
+      if (option == OPT_GO) {
+        free (data);
+        return;
+      }
+      break;
+    default:
+      opt_reply (option, REP_ERR_UNSUP, 0);
+    }
+    free (data);
+  }
+}
+
+static void
+simple_reply (uint64_t cookie, uint32_t error)
+{
+  put32 (SIMPLE_REPLY_MAGIC);
+  put32 (error);
+  put64 (cookie);
+}
+
+static void
+chunk_header (uint64_t cookie, uint16_t flags, uint16_t type, uint32_t len)
+{
+  put32 (STRUCTURED_REPLY_MAGIC);
+  put16 (flags);
+  put16 (type);
+  put64 (cookie);
+  put32 (len);
+}
+
+/* An OFFSET_DATA chunk carrying the disk's bytes [offset, offset+len). */
+static void
+data_chunk (uint64_t cookie, uint16_t flags, uint64_t offset, uint32_t len)
+{
+  chunk_header (cookie, flags, REPLY_TYPE_OFFSET_DATA, 8 + len);
+  put64 (offset);
+  put (disk + offset, len);
+}
+
+static void
+error_chunk (uint64_t cookie, uint32_t error, const char *msg)
+{
+  chunk_header (cookie, REPLY_FLAG_DONE, REPLY_TYPE_ERROR, 6 + strlen (msg));
+  put32 (error);
+  put16 (strlen (msg));
+  put (msg, strlen (msg));
+}
+
+static void
+none_chunk (uint64_t cookie)
+{
+  chunk_header (cookie, REPLY_FLAG_DONE, REPLY_TYPE_NONE, 0);
+}
+
+static void
+good_read (uint64_t cookie, uint64_t offset, uint32_t count)
+{
+  uint32_t half = count / 2;
+
+  if (!structured) {
+    simple_reply (cookie, 0);
+    put (disk + offset, count);
+  }
+  else if (half == 0)
+    data_chunk (cookie, REPLY_FLAG_DONE, offset, count);
+  else {
+    /* Chunks may come in any order: send the second half first. */
+    data_chunk (cookie, 0, offset + half, count - half);
+    data_chunk (cookie, REPLY_FLAG_DONE, offset, half);
+  }
+}
+
+/* The first read, answered as the scenario says. */
+static void
+bad_read (uint64_t cookie, uint64_t offset, uint32_t count)
+{
+  uint32_t q = count / 4;
+
+  if (is ("short")) {
+    data_chunk (cookie, 0, offset, count / 2);
+    none_chunk (cookie);
+  }
+  else if (is ("overlap")) {
+    /* [0,2q) and [q,3q): lengths sum to the request for count = 4q. */
+    data_chunk (cookie, 0, offset, 2 * q);
+    data_chunk (cookie, REPLY_FLAG_DONE, offset + q, count - 2 * q);
+  }
+  else if (is ("out-of-range")) {
+    /* Runs count/2 bytes past the end of the request. */
+    data_chunk (cookie, 0, offset, count / 2);
+    data_chunk (cookie, REPLY_FLAG_DONE, offset + count / 2, count);
+  }
+  else if (is ("unknown-cookie")) {
+    none_chunk (cookie ^ UINT64_C (0x5a5a5a5a00000000));
+    good_read (cookie, offset, count);
+  }
+  else if (is ("huge-chunk")) {
+    chunk_header (cookie, REPLY_FLAG_DONE, REPLY_TYPE_OFFSET_DATA,
+                  UINT32_C (0xffffffff));
+    put64 (offset);
+    put (disk + offset, count);
+    drain ();
+  }
+  else if (is ("error-chunk"))
+    error_chunk (cookie, NBD_EIO, "injected error");
+  else if (is ("simple-reply-to-read-with-sr")) {
+    simple_reply (cookie, 0);
+    put (disk + offset, count);
+  }
+  else if (is ("bad-magic")) {
+    put32 (0x12345678);
+    put32 (0);
+    put64 (cookie);
+    put (disk + offset, count);
+    drain ();
+  }
+  else if (is ("hangup")) {
+    chunk_header (cookie, REPLY_FLAG_DONE, REPLY_TYPE_OFFSET_DATA, 8 + count);
+    put64 (offset);
+    put (disk + offset, count / 2);
+    exit (EXIT_SUCCESS);
+  }
+  else
+    good_read (cookie, offset, count);
+}
+
+static void
+block_status (uint64_t cookie, uint64_t offset, uint32_t count)
+{
+  if (!meta) {
+    if (structured)
+      error_chunk (cookie, NBD_EINVAL, "no meta context negotiated");
+    else
+      simple_reply (cookie, NBD_EINVAL);
+    return;
+  }
+  if (is ("block-status-bad") && !misbehaved) {
+    misbehaved = true;
+    /* A zero length extent, then one running far past the export. */
+    chunk_header (cookie, REPLY_FLAG_DONE, REPLY_TYPE_BLOCK_STATUS, 4 + 16);
+    put32 (CONTEXT_ID);
+    put32 (0);
+    put32 (0);
+    put32 (UINT32_C (0xfffff000));
+    put32 (0);
+    return;
+  }
+  chunk_header (cookie, REPLY_FLAG_DONE, REPLY_TYPE_BLOCK_STATUS, 4 + 8);
+  put32 (CONTEXT_ID);
+  put32 (count);
+  put32 (0);
+}
+
+/* The first BATCH reads, held back until all have arrived. */
+struct held_read {
+  uint64_t cookie, offset;
+  uint32_t count;
+};
+
+static void
+read_command (uint64_t cookie, uint64_t offset, uint32_t count)
+{
+  static struct held_read *held;
+  static unsigned nr_held;
+  unsigned i;
+
+  if (misbehaved) {
+    good_read (cookie, offset, count);
+    return;
+  }
+  if (held == NULL) {
+    held = calloc (batch, sizeof *held);
+    if (held == NULL)
+      die ("calloc");
+  }
+  held[nr_held].cookie = cookie;
+  held[nr_held].offset = offset;
+  held[nr_held].count = count;
+  if (++nr_held < batch)
+    return;
+
+  misbehaved = true;
+  bad_read (held[0].cookie, held[0].offset, held[0].count);
+  for (i = 1; i < batch; ++i)
+    good_read (held[i].cookie, held[i].offset, held[i].count);
+}
+
+/* Serve requests until NBD_CMD_DISC or the client goes away. */
+static void
+transmission (void)
+{
+  uint16_t flags, type;
+  uint64_t cookie, offset;
+  uint32_t count;
+  char *buf;
+
+  for (;;) {
+    if (get32 () != REQUEST_MAGIC)
+      die ("bad request magic");
+    flags = get16 ();
+    type = get16 ();
+    cookie = get64 ();
+    offset = get64 ();
+    count = get32 ();
+    (void) flags;
+
+    if (type == CMD_DISC)
+      exit (EXIT_SUCCESS);
+    if (type == CMD_WRITE) {
+      if (count > MAX_PAYLOAD)
+        die ("write too large");
+      buf = malloc (count);
+      if (buf == NULL)
+        die ("malloc");
+      get (buf, count);
+      if (offset > DISK_SIZE || count > DISK_SIZE - offset)
+        simple_reply (cookie, NBD_EINVAL);
+      else {
+        memcpy (disk + offset, buf, count);
+        simple_reply (cookie, 0);
+      }
+      free (buf);
+      continue;
+    }
+    if (type != CMD_FLUSH &&
+        (offset > DISK_SIZE || count > DISK_SIZE - offset)) {
+      if (structured && (type == CMD_READ || type == CMD_BLOCK_STATUS))
+        error_chunk (cookie, NBD_EINVAL, "out of range");
+      else
+        simple_reply (cookie, NBD_EINVAL);
+      continue;
+    }
+
+    switch (type) {
+    case CMD_READ:
+      read_command (cookie, offset, count);
+      break;
+    case CMD_WRITE_ZEROES:
+    case CMD_TRIM:
+      memset (disk + offset, 0, count);
+      simple_reply (cookie, 0);
+      break;
+    case CMD_FLUSH:
+    case CMD_CACHE:
+      simple_reply (cookie, 0);
+      break;
+    case CMD_BLOCK_STATUS:
+      block_status (cookie, offset, count);
+      break;
+    default:
+      simple_reply (cookie, NBD_EINVAL);
+    }
+  }
+}
+
+int
+main (int argc, char *argv[])
+{
+  uint64_t i;
+  char *colon;
+
+  if (argc != 2) {
+    fprintf (stderr, "usage: %s SCENARIO[:N]\n", argv[0]);
+    exit (EXIT_FAILURE);
+  }
+  scenario = argv[1];
+  colon = strchr (argv[1], ':');
+  if (colon) {
+    *colon = '\0';
+    batch = atoi (colon + 1);
+    if (batch < 1 || batch > 1024)
+      die ("bad batch count");
+  }
+
+  disk = malloc (DISK_SIZE);
+  if (disk == NULL)
+    die ("malloc");
+  for (i = 0; i < DISK_SIZE; i += 8) {
+    uint64_t v = htobe64 (i);
+    memcpy (disk + i, &v, 8);
+  }
+
+  handshake ();
+  transmission ();
+  return EXIT_SUCCESS;
+}

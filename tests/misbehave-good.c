@@ -1,0 +1,148 @@
+/* misbehave-good.c: fake-server behaving well works (control). */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <string.h>
+#include <libgen.h>
+#include <time.h>
+
+#include <libnbd.h>
+
+#include "test-common.h"
+
+#define DISK_SIZE (1024 * 1024)
+
+/* Where fake-server is: $builddir, else next to this program. */
+static inline void
+fake_server_path (const char *argv0, char *path, size_t len)
+{
+  const char *dir = getenv ("builddir");
+  char *copy = strdup (argv0);
+
+  CHECK (copy != NULL);
+  snprintf (path, len, "%s/fake-server",
+            dir && *dir ? dir : dirname (copy));
+  free (copy);
+  if (access (path, X_OK) != 0)
+    FAIL ("%s is not built", path);
+}
+
+/* Start fake-server SCENARIO as the server of a new handle. */
+static inline struct nbd_handle *
+connect_scenario (const char *argv0, const char *scenario, bool pread_init)
+{
+  struct nbd_handle *h;
+  static char path[4096];
+  char *args[] = { path, (char *) scenario, NULL };
+
+  fake_server_path (argv0, path, sizeof path);
+  h = nbd_create ();
+  CHECK (h != NULL);
+  CHECK (nbd_set_pread_initialize (h, pread_init) == 0);
+  CHECK (nbd_add_meta_context (h, LIBNBD_CONTEXT_BASE_ALLOCATION) == 0);
+  if (nbd_connect_command (h, args) == -1)
+    FAIL ("connecting to fake-server %s: %s", scenario, nbd_get_error ());
+  return h;
+}
+
+/* True if BUF holds the fake server's pattern for [offset, +count). */
+static inline bool
+is_pattern (const unsigned char *buf, size_t count, uint64_t offset)
+{
+  size_t i;
+  uint64_t pos, base;
+
+  for (i = 0; i < count; ++i) {
+    pos = offset + i;
+    base = pos & ~UINT64_C (7);
+    if (buf[i] != ((base >> (8 * (7 - (pos & 7)))) & 0xff))
+      return false;
+  }
+  return true;
+}
+
+static int
+extent_cb (void *user_data, const char *metacontext, uint64_t offset,
+           uint32_t *entries, size_t nr_entries, int *error)
+{
+  int *calls = user_data;
+
+  CHECK (strcmp (metacontext, LIBNBD_CONTEXT_BASE_ALLOCATION) == 0);
+  CHECK (nr_entries == 2);
+  CHECK (entries[0] == 65536 && entries[1] == 0);
+  (*calls)++;
+  return 0;
+}
+
+/* Reads at odd places return the pattern; writes read back. */
+static void
+exercise (struct nbd_handle *h)
+{
+  static unsigned char buf[65536];
+  static const uint64_t offsets[] = { 0, 1, 4095, 65536, 500001,
+                                      DISK_SIZE - 65536 };
+  static const size_t counts[] = { 1, 2, 9, 4096, 65535, 65536 };
+  size_t i, j;
+
+  for (i = 0; i < sizeof offsets / sizeof offsets[0]; ++i)
+    for (j = 0; j < sizeof counts / sizeof counts[0]; ++j) {
+      if (offsets[i] + counts[j] > DISK_SIZE)
+        continue;
+      memset (buf, 0xaa, sizeof buf);
+      CHECK (nbd_pread (h, buf, counts[j], offsets[i], 0) == 0);
+      if (!is_pattern (buf, counts[j], offsets[i]))
+        FAIL ("read of %zu at %llu does not match the pattern",
+              counts[j], (unsigned long long) offsets[i]);
+    }
+
+  memset (buf, 0x42, 1000);
+  CHECK (nbd_pwrite (h, buf, 1000, 12345, 0) == 0);
+  memset (buf, 0, 1000);
+  CHECK (nbd_pread (h, buf, 1000, 12345, 0) == 0);
+  for (i = 0; i < 1000; ++i)
+    CHECK (buf[i] == 0x42);
+  CHECK (nbd_zero (h, 100, 12345, 0) == 0);
+  CHECK (nbd_pread (h, buf, 200, 12345, 0) == 0);
+  CHECK (buf[0] == 0 && buf[99] == 0 && buf[100] == 0x42);
+  CHECK (nbd_flush (h, 0) == 0);
+}
+
+int
+main (int argc, char *argv[])
+{
+  struct nbd_handle *h;
+  static char path[4096];
+  char *args[] = { path, "good", NULL };
+  int calls = 0;
+
+  /* Structured replies and base:allocation. */
+  h = connect_scenario (argv[0], "good", false);
+  CHECK (nbd_get_size (h) == DISK_SIZE);
+  CHECK (nbd_get_structured_replies_negotiated (h) == 1);
+  CHECK (nbd_can_meta_context (h, LIBNBD_CONTEXT_BASE_ALLOCATION) == 1);
+  CHECK (nbd_is_read_only (h) == 0);
+  exercise (h);
+  CHECK (nbd_block_status (h, 65536, 0,
+                           (nbd_extent_callback) { .callback = extent_cb,
+                                                   .user_data = &calls },
+                           0) == 0);
+  CHECK (calls == 1);
+  CHECK (nbd_shutdown (h, 0) == 0);
+  nbd_close (h);
+
+  /* Simple replies only. */
+  fake_server_path (argv[0], path, sizeof path);
+  h = nbd_create ();
+  CHECK (h != NULL);
+  CHECK (nbd_set_request_structured_replies (h, false) == 0);
+  CHECK (nbd_connect_command (h, args) == 0);
+  CHECK (nbd_get_structured_replies_negotiated (h) == 0);
+  exercise (h);
+  CHECK (nbd_shutdown (h, 0) == 0);
+  nbd_close (h);
+
+  exit (EXIT_SUCCESS);
+}

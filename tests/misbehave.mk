@@ -1,0 +1,23 @@
+# misbehave.mk: fake-server, a deliberately broken NBD server, and the
+# tests of our defences against it (one scenario per test).
+
+# fake-server speaks NBD itself: it must not link our library.
+check_PROGRAMS += fake-server
+fake_server_LDADD =
+
+misbehave_tests = \
+	misbehave-good \
+	misbehave-short \
+	misbehave-overlap \
+	misbehave-out-of-range \
+	misbehave-unknown-cookie \
+	misbehave-huge-chunk \
+	misbehave-error-chunk \
+	misbehave-size-too-big \
+	misbehave-simple-reply-to-read-with-sr \
+	misbehave-bad-magic \
+	misbehave-hangup \
+	misbehave-block-status-bad
+
+check_PROGRAMS += $(misbehave_tests)
+TESTS += $(misbehave_tests)
