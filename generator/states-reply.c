@@ -52,9 +52,10 @@ STATE_MACHINE {
   return 0;
 
  REPLY.RECV_REPLY:
+  int r = nbd_internal_recv_into_rbuf (h);
   bool nothing_read = h->rlen == sizeof h->sbuf.simple;
 
-  switch (nbd_internal_recv_into_rbuf (h)) {
+  switch (r) {
   case -1:
     return -1;
   case 2:

@@ -62,10 +62,9 @@ nbd_unlocked_can_meta_context (struct nbd_handle *h, const char *name)
 {
   size_t i;
 
-  if (!h->meta_valid) {
-    set_error (ENOTSUP, "server has not returned a list of meta contexts");
-    return -1;
-  }
+  /* Nothing was asked for, or the server refused: none to support. */
+  if (!h->meta_valid)
+    return 0;
   for (i = 0; i < h->meta_contexts.len; ++i)
     if (strcmp (h->meta_contexts.ptr[i].name, name) == 0)
       return 1;

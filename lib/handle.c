@@ -48,7 +48,7 @@ nbd_create (void)
   h->pread_initialize = true;
   h->gflags = LIBNBD_HANDSHAKE_FLAG_MASK;
   h->strict = LIBNBD_STRICT_COMMANDS | LIBNBD_STRICT_FLAGS |
-    LIBNBD_STRICT_BOUNDS | LIBNBD_STRICT_ZERO_SIZE;
+    LIBNBD_STRICT_BOUNDS | LIBNBD_STRICT_ZERO_SIZE | LIBNBD_STRICT_ALIGN;
   h->uri_allow_transports = LIBNBD_ALLOW_TRANSPORT_TCP |
     LIBNBD_ALLOW_TRANSPORT_UNIX | LIBNBD_ALLOW_TRANSPORT_VSOCK;
   h->uri_allow_tls = LIBNBD_TLS_ALLOW;
@@ -72,12 +72,17 @@ nbd_create (void)
   return NULL;
 }
 
-/* Reap the subprocess so it does not linger as a zombie. */
+/* Reap the subprocess so it does not linger as a zombie.  A server
+ * on a socketpair exits when it sees end of file; one started by
+ * socket activation keeps listening, so it is told to stop.
+ */
 static void
 reap_subprocess (struct nbd_handle *h)
 {
   if (h->pid > 0) {
     int status;
+    if (h->sact_sockpath)
+      kill (h->pid, SIGTERM);
     while (waitpid (h->pid, &status, 0) == -1 && errno == EINTR)
       ;
     h->pid = 0;
