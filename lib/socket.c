@@ -205,7 +205,10 @@ nbd_internal_gather_requests (struct nbd_handle *h)
   while (h->cmds_to_issue) {
     struct command *cmd = h->cmds_to_issue;
     size_t payload = cmd->type == NBD_CMD_WRITE ? cmd->count : 0;
-    bool small = payload < SMALL_PAYLOAD;
+    /* Without batching, payloads are sent on their own, as libnbd 1.14
+     * does: the baseline the benchmarks compare with.
+     */
+    bool small = h->batching && payload < SMALL_PAYLOAD;
     size_t need = sizeof (struct nbd_request) + (small ? payload : 0);
     struct nbd_request req;
 
@@ -264,6 +267,14 @@ nbd_internal_send_gathered (struct nbd_handle *h)
     if (h->big_sent < h->big_len) {
       iov[n].iov_base = (void *) (h->big_payload + h->big_sent);
       iov[n++].iov_len = h->big_len - h->big_sent;
+    }
+    if (!h->batching) {
+      /* One buffer per call; MSG_MORE on a header that has a payload
+       * behind it, and on anything with commands queued behind it.
+       */
+      if (n == 2 || (h->gather_sent < h->gather_len && h->big_len > 0))
+        flags = MSG_MORE;
+      n = 1;
     }
     r = h->sock->ops->sendv (h->sock, iov, n, flags);
     if (r == -1) {

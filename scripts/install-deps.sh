@@ -8,7 +8,7 @@ packages=(
   ocaml-nox ocaml-findlib
   libxml2-dev libgnutls28-dev libev-dev
   nbdkit qemu-utils nbd-server
-  valgrind strace g++
+  valgrind strace g++ libnbd-bin
 )
 
 missing=()

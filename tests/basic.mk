@@ -43,3 +43,7 @@ EXTRA_DIST += basic-server.h basic-header-cxx.sh
 
 # The public header must compile alone as strict ISO C99.
 basic_header_c_CFLAGS = $(AM_CFLAGS) -std=c99 -pedantic-errors
+
+# Debian's own libnbd programs, run on this library.
+TESTS += compat-debian-binaries.sh
+EXTRA_DIST += compat-debian-binaries.sh
