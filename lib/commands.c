@@ -48,6 +48,7 @@ nbd_internal_command_common (struct nbd_handle *h, uint16_t flags,
                              void *data, struct command_cb *cb)
 {
   struct command *cmd;
+  int64_t cookie;
 
   if (h->disconnect_request) {
     set_error (EINVAL, "cannot request more commands after NBD_CMD_DISC");
@@ -73,7 +74,7 @@ nbd_internal_command_common (struct nbd_handle *h, uint16_t flags,
   cmd->offset = offset;
   cmd->count = count;
   cmd->data = data;
-  cmd->cookie = ++h->unique;
+  cmd->cookie = cookie = ++h->unique;
   if (cb) {
     cmd->cb = *cb;
     memset (cb, 0, sizeof *cb);
@@ -96,7 +97,8 @@ nbd_internal_command_common (struct nbd_handle *h, uint16_t flags,
       (!h->batching || h->cmds_in_flight == NULL) &&
       nbd_internal_run (h, CmdIssue) == -1)
     return -1;
-  return cmd->cookie;
+  /* cmd may be gone already (NBD_CMD_DISC is freed once sent). */
+  return cookie;
 
  err:
   free_unused_cb (cb);
