@@ -272,12 +272,15 @@ start_thread (void *arg)
   }
 
   for (;;) {
+    /* Retire first, then refill: waiting with nothing in flight would
+     * wait for ever, and one notify may complete every command.
+     */
+    if (!use_callbacks && retire_completed (t) == -1)
+      return NULL;
     while (t->in_flight < max_in_flight && more_to_issue (t)) {
       if (issue_one (t) == -1)
         return NULL;
     }
-    if (!use_callbacks && retire_completed (t) == -1)
-      return NULL;
     if (t->cmd_error != 0) {
       fprintf (stderr, "thread %u: command failed: %s\n",
                t->index, strerror (t->cmd_error));

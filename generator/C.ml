@@ -406,6 +406,15 @@ let pr_debug_leave c =
   | RUIntPtr -> pr "    debug (h, \"leave: ret=%%\" PRIuPTR, ret);\n"
   | RUInt64 -> pr "    debug (h, \"leave: ret=%%\" PRIu64, ret);\n"
 
+(* Does the wrapper check any argument (and so possibly fail)? *)
+let has_arg_checks c =
+  List.exists (function
+    | BytesIn _ | BytesOut _ | BytesPersistIn _ | BytesPersistOut _
+    | Path _ | String _ | StringList _ | SockAddrAndLen _ | Closure _
+    | Enum _ | Flags _ -> true
+    | _ -> false) c.args
+  || List.exists (function OFlags _ -> true | _ -> false) c.optargs
+
 let pr_wrapper (name, c) =
   let ret_t = c_ret_type c.ret in
   let has_states = c.permitted_states <> [] in
@@ -415,7 +424,8 @@ let pr_wrapper (name, c) =
   pr "  %s%sret;\n" ret_t (if ret_t.[String.length ret_t - 1] = '*' then ""
                            else " ");
   let errcode = match c_err_value c.ret with Some e -> e | None -> "0" in
-  if c.may_set_error then
+  (* Argument checks can fail even in calls that otherwise cannot. *)
+  if c.may_set_error || has_arg_checks c then
     pr "\n  nbd_internal_set_error_context (\"nbd_%s\");\n" name;
   if c.is_locked then pr "  pthread_mutex_lock (&h->lock);\n";
   let fmt, vals = debug_args c in
@@ -440,12 +450,7 @@ let pr_wrapper (name, c) =
   pr_arg_checks name c errcode;
   pr "  ret = nbd_unlocked_%s (%s);\n" name
     (String.concat ", " ("h" :: unlocked_call_args c));
-  if has_states || List.exists (function
-       | BytesIn _ | BytesOut _ | BytesPersistIn _ | BytesPersistOut _
-       | Path _ | String _ | StringList _ | SockAddrAndLen _ | Closure _
-       | Enum _ | Flags _ -> true | _ -> false) c.args
-     || List.exists (function OFlags _ -> true | _ -> false) c.optargs
-  then pr "\n out:\n";
+  if has_states || has_arg_checks c then pr "\n out:\n";
   (* Free what the implementation did not take. *)
   List.iter (fun cl -> pr "  FREE_CALLBACK (%s);\n" (closure_param cl))
     (closures_of c);

@@ -232,7 +232,8 @@ nbd_internal_chunk_block_status (struct nbd_handle *h)
     entries[i] = be32toh (entries[i]);
   {
     /* No empty extents, none past the end of the export. */
-    uint64_t room = h->exportsize - cmd->offset;
+    uint64_t room = cmd->offset < h->exportsize
+      ? h->exportsize - cmd->offset : 0;
     for (i = 0; i < n; ++i) {
       if (entries[2 * i] == 0 || entries[2 * i] > room) {
         debug (h, "block status extent empty or past the end");

@@ -7,30 +7,15 @@
 
 #include "internal.h"
 
-/* Client-side checks of a data command (the LIBNBD_STRICT_* rules). */
-static int check_request_err (struct nbd_handle *h, uint64_t offset,
-                              uint64_t count, bool needs_count,
-                              int bounds_err);
-
-static int
-check_request (struct nbd_handle *h, uint64_t offset, uint64_t count,
-               bool needs_count)
-{
-  /* Writing past the end is "no space", as libnbd reports it. */
-  return check_request_err (h, offset, count, needs_count, EINVAL);
-}
-
-static int
-check_write_request (struct nbd_handle *h, uint64_t offset, uint64_t count)
-{
-  return check_request_err (h, offset, count, true, ENOSPC);
-}
-
+/* Client-side checks of a data command (the LIBNBD_STRICT_* rules).
+ * BOUNDS_ERR is the errno of a request past the end: writing there is
+ * "no space", as libnbd reports it.
+ */
 static int
 check_request_err (struct nbd_handle *h, uint64_t offset, uint64_t count,
-                   bool needs_count, int bounds_err)
+                   int bounds_err)
 {
-  if (needs_count && count == 0 && (h->strict & LIBNBD_STRICT_ZERO_SIZE)) {
+  if (count == 0 && (h->strict & LIBNBD_STRICT_ZERO_SIZE)) {
     set_error (EINVAL, "count cannot be 0");
     return -1;
   }
@@ -45,6 +30,18 @@ check_request_err (struct nbd_handle *h, uint64_t offset, uint64_t count,
     return -1;
   }
   return 0;
+}
+
+static int
+check_request (struct nbd_handle *h, uint64_t offset, uint64_t count)
+{
+  return check_request_err (h, offset, count, EINVAL);
+}
+
+static int
+check_write_request (struct nbd_handle *h, uint64_t offset, uint64_t count)
+{
+  return check_request_err (h, offset, count, ENOSPC);
 }
 
 /* A command the server did not advertise. */
@@ -86,7 +83,7 @@ nbd_unlocked_aio_pread (struct nbd_handle *h, void *buf, size_t count,
 {
   struct command_cb cb;
 
-  if (check_request (h, offset, count, true) == -1)
+  if (check_request (h, offset, count) == -1)
     return -1;
   cb = make_cb (completion);
   return nbd_internal_command_common (h, flags, NBD_CMD_READ, offset, count,
@@ -107,7 +104,7 @@ nbd_unlocked_aio_pread_structured (struct nbd_handle *h, void *buf,
     set_error (EINVAL, "server does not support the DF flag");
     return -1;
   }
-  if (check_request (h, offset, count, true) == -1)
+  if (check_request (h, offset, count) == -1)
     return -1;
   cb = make_cb (completion);
   cb.kind = CB_CHUNK;
@@ -177,7 +174,7 @@ nbd_unlocked_aio_cache (struct nbd_handle *h, uint64_t count, uint64_t offset,
   struct command_cb cb;
 
   if (check_supported (h, NBD_FLAG_SEND_CACHE, "cache") == -1 ||
-      check_request (h, offset, count, true) == -1)
+      check_request (h, offset, count) == -1)
     return -1;
   cb = make_cb (completion);
   return nbd_internal_command_common (h, flags, NBD_CMD_CACHE, offset, count,
@@ -224,7 +221,7 @@ block_status_common (struct nbd_handle *h, uint64_t count, uint64_t offset,
                "connecting or the server does not support it");
     return -1;
   }
-  if (check_request (h, offset, count, true) == -1)
+  if (check_request (h, offset, count) == -1)
     return -1;
   return nbd_internal_command_common (h, flags & ~LIBNBD_CMD_FLAG_PAYLOAD_LEN,
                                       NBD_CMD_BLOCK_STATUS, offset, count,
