@@ -19,4 +19,8 @@ let () =
   out "lib/api.c" C.generate_lib_api_c;
   out "lib/libnbd.syms" C.generate_lib_libnbd_syms;
   out "lib/states.h" States_emit.generate_lib_states_h;
-  out "lib/states.c" (fun () -> States_emit.generate_lib_states_c fragments)
+  out "lib/states.c" (fun () -> States_emit.generate_lib_states_c fragments);
+  (* The man pages and their list for docs/Makefile.am. *)
+  let docs = Filename.concat outdir "docs" in
+  if not (Sys.file_exists docs) then Unix.mkdir docs 0o755;
+  Man.generate_man_pages out

@@ -47,3 +47,7 @@ basic_header_c_CFLAGS = $(AM_CFLAGS) -std=c99 -pedantic-errors
 # Debian's own libnbd programs, run on this library.
 TESTS += compat-debian-binaries.sh
 EXTRA_DIST += compat-debian-binaries.sh
+
+# The man pages: one per exported call, each rendering cleanly.
+TESTS += docs-man-pages.sh
+EXTRA_DIST += docs-man-pages.sh

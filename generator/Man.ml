@@ -1,0 +1,698 @@
+(* Emitter of the API reference: one man page per call, from the API
+   table, plus the libnbd(3) overview and the list of pages for make. *)
+
+open Printf
+open Types
+open Utils
+
+(* ---- POD to troff ---- *)
+
+(* Escape text for troff.  In code, '-' is a minus so it is not
+   hyphenated or turned into a dash. *)
+let escape ?(code = false) s =
+  let b = Buffer.create (String.length s + 8) in
+  String.iter (function
+    | '\\' -> Buffer.add_string b "\\e"
+    | '-' when code -> Buffer.add_string b "\\-"
+    | c -> Buffer.add_char b c) s;
+  Buffer.contents b
+
+(* A line starting with '.' or '\'' would be read as a request. *)
+let protect_line l =
+  if l <> "" && (l.[0] = '.' || l.[0] = '\'') then "\\&" ^ l else l
+
+let pr_lines text =
+  List.iter (fun l -> pr "%s\n" (protect_line l))
+    (String.split_on_char '\n' text)
+
+let index_from s i sub =
+  let n = String.length s and m = String.length sub in
+  let rec loop j =
+    if j + m > n then None
+    else if String.sub s j m = sub then Some j
+    else loop (j + 1) in
+  loop i
+
+(* L<...>: a page, a section of a page, or text|target. *)
+let pod_link where target =
+  let target, text =
+    match String.index_opt target '|' with
+    | Some i -> String.sub target (i + 1) (String.length target - i - 1),
+                Some (String.sub target 0 i)
+    | None -> target, None in
+  let unquote s =
+    let n = String.length s in
+    if n >= 2 && s.[0] = '"' && s.[n - 1] = '"' then String.sub s 1 (n - 2)
+    else s in
+  let section s = sprintf "\\(lq%s\\(rq" (escape (unquote s)) in
+  let page p =
+    match String.index_opt p '(' with
+    | Some i when p.[String.length p - 1] = ')' && i > 0 ->
+       sprintf "\\fB\\%%%s\\fR%s" (escape ~code:true (String.sub p 0 i))
+         (String.sub p i (String.length p - i))
+    | _ -> failwithf "%s: POD: L<%s>: not a man page reference" where p in
+  match text with
+  | Some t -> escape t
+  | None ->
+     if target <> "" && target.[0] = '/' then
+       section (String.sub target 1 (String.length target - 1))
+     else
+       match String.index_opt target '/' with
+       | Some i when i > 0 && target.[i - 1] = ')' ->
+          sprintf "%s in %s"
+            (section (String.sub target (i + 1) (String.length target - i - 1)))
+            (page (String.sub target 0 i))
+       | _ -> page target
+
+(* Inline markup: C<> B<> I<> F<> L<> E<> S<> Z<> X<>, also in the
+   C<< ... >> form.  Parsed into a tree, then rendered; fonts nest, so
+   closing one returns to the enclosing font.  Anything unbalanced or
+   unknown is an error. *)
+type pod_node = Text of string | Mark of char * pod_node list
+
+let pod_parse where s =
+  let n = String.length s in
+  let fail fmt = ksprintf (fun m -> failwithf "%s: POD: %s" where m) fmt in
+  let at i sub =
+    let m = String.length sub in
+    i + m <= n && String.sub s i m = sub in
+  (* Nodes up to [close] (None: the end); returns them and the index
+     after the closing delimiter. *)
+  let rec nodes i close =
+    let text = Buffer.create 16 in
+    let acc = ref [] in
+    let flush () =
+      if Buffer.length text > 0 then (
+        acc := Text (Buffer.contents text) :: !acc; Buffer.clear text
+      ) in
+    let rec loop i =
+      match close with
+      | Some c when at i c -> flush (); i + String.length c
+      | _ when i >= n ->
+         (match close with
+          | Some _ -> fail "unterminated markup in %S" s
+          | None -> flush (); i)
+      | _ ->
+         match s.[i] with
+         | 'A' .. 'Z' as c when at (i + 1) "<" ->
+            let k = ref 1 in
+            while at (i + 1 + !k) "<" do incr k done;
+            let start, closer =
+              if !k = 1 then i + 2, ">"
+              else (
+                if not (at (i + 1 + !k) " ") then
+                  fail "%c%s must be followed by a space" c
+                    (String.make !k '<');
+                let j = ref (i + 1 + !k) in
+                while at !j " " do incr j done;
+                !j, " " ^ String.make !k '>'
+              ) in
+            flush ();
+            let children, j = nodes start (Some closer) in
+            let children =
+              (* In C<< x >> extra spaces before the closer are padding. *)
+              if !k = 1 then children
+              else match List.rev children with
+                | Text t :: rest ->
+                   let t' = String.trim t in
+                   List.rev (if t' = "" then rest else Text t' :: rest)
+                | _ -> children in
+            acc := Mark (c, children) :: !acc;
+            loop j
+         | ch -> Buffer.add_char text ch; loop (i + 1) in
+    let j = loop i in
+    List.rev !acc, j in
+  fst (nodes 0 None)
+
+let rec pod_plain = function
+  | [] -> ""
+  | Text t :: rest -> t ^ pod_plain rest
+  | Mark ('E', _) as e :: rest -> pod_entity "" e ^ pod_plain rest
+  | Mark (_, ch) :: rest -> pod_plain ch ^ pod_plain rest
+and pod_entity where = function
+  | Mark (_, ch) ->
+     (match pod_plain ch with
+      | "lt" -> "<" | "gt" -> ">" | "sol" -> "/" | "verbar" -> "|"
+      | "quot" -> "\"" | "amp" -> "&" | "apos" -> "'"
+      | e -> failwithf "%s: POD: unknown E<%s>" where e)
+  | Text t -> t
+
+let pod_inline where s =
+  let b = Buffer.create (String.length s + 16) in
+  let rec render ~font ~code ~nbsp nodes =
+    List.iter (function
+      | Text t ->
+         let t = escape ~code t in
+         Buffer.add_string b
+           (if nbsp then String.concat "\\ " (String.split_on_char ' ' t)
+            else t)
+      | Mark (c, ch) ->
+         (* \% stops identifiers being hyphenated. *)
+         let with_font f ~code =
+           Buffer.add_string b ("\\f" ^ f ^ if code then "\\%" else "");
+           render ~font:f ~code ~nbsp ch;
+           Buffer.add_string b ("\\f" ^ font) in
+         match c with
+         | 'C' -> with_font "B" ~code:true
+         | 'B' -> with_font "B" ~code
+         | 'I' -> with_font "I" ~code
+         | 'F' -> with_font "I" ~code:true
+         | 'S' -> render ~font ~code ~nbsp:true ch
+         | 'L' ->
+            Buffer.add_string b (pod_link where (pod_plain ch));
+            if font <> "R" then Buffer.add_string b ("\\f" ^ font)
+         | 'E' ->
+            Buffer.add_string b
+              (escape ~code (pod_entity where (Mark (c, ch))))
+         | 'Z' | 'X' -> ()
+         | _ -> failwithf "%s: POD: unknown markup %c<...>" where c
+    ) nodes in
+  render ~font:"R" ~code:false ~nbsp:false (pod_parse where s);
+  Buffer.contents b
+
+(* Block structure: paragraphs separated by blank lines; verbatim
+   paragraphs start with a space; =over/=item/=back make a list. *)
+let pr_pod where pod =
+  let lines = String.split_on_char '\n' pod in
+  let paras =
+    let rec group cur acc = function
+      | [] -> List.rev (if cur = [] then acc else List.rev cur :: acc)
+      | l :: ls when String.trim l = "" ->
+         group [] (if cur = [] then acc else List.rev cur :: acc) ls
+      | l :: ls -> group (l :: cur) acc ls in
+    group [] [] lines in
+  let is_verbatim p = (List.hd p).[0] = ' ' || (List.hd p).[0] = '\t' in
+  (* Consecutive verbatim paragraphs are one block with blank lines. *)
+  let rec merge = function
+    | a :: b :: rest when is_verbatim a && is_verbatim b ->
+       merge ((a @ [ "" ] @ b) :: rest)
+    | p :: rest -> p :: merge rest
+    | [] -> [] in
+  let paras = merge paras in
+  let fail fmt = ksprintf (fun m -> failwithf "%s: POD: %s" where m) fmt in
+  let over = ref None and after_item = ref false in
+  let start_para () =
+    if !after_item then after_item := false
+    else if !over <> None then pr ".IP\n"
+    else pr ".PP\n" in
+  List.iter (fun p ->
+    let first = List.hd p in
+    if is_verbatim p then (
+      start_para ();
+      let indent l =
+        let i = ref 0 in
+        while !i < String.length l && l.[!i] = ' ' do incr i done;
+        !i in
+      let nonblank = List.filter (fun l -> String.trim l <> "") p in
+      let strip = List.fold_left (fun m l -> min m (indent l)) max_int
+                    nonblank in
+      pr ".RS 4\n.nf\n";
+      List.iter (fun l ->
+        if String.trim l = "" then pr ".sp\n"
+        else
+          let l = String.sub l strip (String.length l - strip) in
+          pr "%s\n" (protect_line (escape ~code:true l))
+      ) p;
+      pr ".fi\n.RE\n"
+    )
+    else if first.[0] = '=' then (
+      if List.length p > 1 && not (string_starts_with ~prefix:"=item" first)
+      then fail "text after %S must be a separate paragraph" first;
+      let cmd, rest =
+        match String.index_opt first ' ' with
+        | Some i -> String.sub first 0 i,
+                    String.trim (String.sub first i (String.length first - i))
+        | None -> first, "" in
+      match cmd with
+      | "=over" ->
+         if !over <> None then fail "nested =over is not supported";
+         let n = if rest = "" then 4
+           else try int_of_string rest
+                with Failure _ -> fail "=over %S: not a number" rest in
+         over := Some n
+      | "=item" ->
+         (match !over with
+          | None -> fail "=item outside =over ... =back"
+          | Some n ->
+             pr ".TP %d\n" n;
+             pr_lines (pod_inline where rest);
+             (* Text right after the tag is the item's first paragraph. *)
+             match List.tl p with
+             | [] -> after_item := true
+             | body ->
+                pr_lines (pod_inline where
+                            (String.concat "\n" (List.map String.trim body))))
+      | "=back" ->
+         if !over = None then fail "=back without =over";
+         over := None; after_item := false
+      | _ -> fail "unsupported POD command %S" cmd
+    )
+    else (
+      start_para ();
+      pr_lines (pod_inline where
+                  (String.concat "\n" (List.map String.trim p)))
+    )
+  ) paras;
+  if !over <> None then fail "=over without =back"
+
+(* ---- pieces of the pages ---- *)
+
+(* The calls written by hand in lib/: name, prototype, shortdesc,
+   longdesc, return value, see_also.  The table does not hold them
+   because they do not take the handle lock (or no handle at all). *)
+type handwritten_call = {
+  hw_name : string;
+  hw_proto : string;
+  hw_short : string;
+  hw_long : string;
+  hw_ret : string;
+  hw_errors : bool;
+  hw_see_also : string list;
+}
+
+let handwritten_calls = [
+  { hw_name = "create";
+    hw_proto = "struct nbd_handle *nbd_create (void);";
+    hw_short = "create a libnbd handle";
+    hw_long = "\
+Create a new handle.  A handle holds the settings of one connection to
+one NBD server and the state of that connection.  It starts
+unconnected: change its settings with the C<nbd_set_*> calls, then
+connect with one of the C<nbd_connect_*> or C<nbd_aio_connect_*>
+calls.
+
+If C<LIBNBD_DEBUG=1> is set in the environment, debugging is enabled
+on the new handle (see L<nbd_set_debug(3)>).
+
+Close the handle with L<nbd_close(3)> when it is no longer needed.";
+    hw_ret = "\
+Returns a new handle, or C<NULL> on error (only when memory runs
+out).";
+    hw_errors = true;
+    hw_see_also = [ "close"; "set_debug"; "set_handle_name"; "get_error" ] };
+
+  { hw_name = "close";
+    hw_proto = "void nbd_close (struct nbd_handle *h);";
+    hw_short = "close a libnbd handle";
+    hw_long = "\
+Close the connection to the server, if any, and free the handle and
+everything it holds.  Commands that were not retired yet are
+abandoned: the C<free> functions of their callbacks, and of any other
+callback the handle still holds, are called.  A subprocess started by
+L<nbd_connect_command(3)> or
+L<nbd_connect_systemd_socket_activation(3)> is waited for.
+
+C<h> may be C<NULL>, in which case nothing happens.  The handle must
+not be used again, and no other thread may be using it during the
+call.";
+    hw_ret = "This call returns nothing.";
+    hw_errors = false;
+    hw_see_also = [ "create"; "shutdown" ] };
+
+  { hw_name = "get_error";
+    hw_proto = "const char *nbd_get_error (void);";
+    hw_short = "return the text of the last error in this thread";
+    hw_long = "\
+Return the message of the last error that a libnbd call reported in
+the calling thread, prefixed with the name of the call that failed,
+as in C<nbd_pread: ...>.  Errors are thread-local, so a failure in
+one thread does not change what another thread sees.
+
+Only look at the message right after a call has returned its error
+value: calls that succeed do not always clear it.";
+    hw_ret = "\
+Returns the message, or C<NULL> if no error has been reported in this
+thread.  The string belongs to the library: do not free it.  It stays
+valid until the next libnbd call in the same thread.";
+    hw_errors = false;
+    hw_see_also = [ "get_errno"; "create" ] };
+
+  { hw_name = "get_errno";
+    hw_proto = "int nbd_get_errno (void);";
+    hw_short = "return the errno of the last error in this thread";
+    hw_long = "\
+Return the C<errno> value that goes with the last error reported by a
+libnbd call in the calling thread, for example C<ENOTCONN> when a
+call needs a connected handle.  Like the message from
+L<nbd_get_error(3)>, it is thread-local and only meaningful right
+after a call has returned its error value.";
+    hw_ret = "\
+Returns the error number, or 0 if none is known.  This call does not
+fail.";
+    hw_errors = false;
+    hw_see_also = [ "get_error"; "create" ] };
+]
+
+let all_names =
+  List.map (fun h -> h.hw_name) handwritten_calls
+  @ List.map fst API.handle_calls
+
+(* The "generated" warning, then the title. *)
+let pr_title what title =
+  pr ".\\\" %s\n" what;
+  pr ".\\\" WARNING: THIS FILE IS GENERATED FROM %s\n" generated_by;
+  pr ".\\\" ANY CHANGES YOU MAKE TO THIS FILE WILL BE LOST.\n";
+  pr ".TH %s 3 \"\" \"libnbd\" \"LIBNBD\"\n" title
+
+let pr_header name shortdesc =
+  pr_title (sprintf "nbd_%s(3): %s" name shortdesc)
+    ("NBD_" ^ String.uppercase_ascii name);
+  pr ".SH NAME\n";
+  pr "nbd_%s \\- %s\n" name (escape shortdesc)
+
+let pr_synopsis pr_proto =
+  pr ".SH SYNOPSIS\n.nf\n.ft B\n#include <libnbd.h>\n.sp\n";
+  pr_proto ();
+  pr ".ft R\n.fi\n"
+
+let pr_version name (maj, min) =
+  pr ".SH VERSION\n";
+  pr "This function first appeared in libnbd %d.%d.\n" maj min;
+  pr ".PP\n";
+  pr "A program can test for it at compile time:\n";
+  pr ".PP\n.RS 4\n.nf\n";
+  pr "#ifdef LIBNBD_HAVE_NBD_%s\n" (String.uppercase_ascii name);
+  pr "/* nbd_%s is available */\n" name;
+  pr "#endif\n";
+  pr ".fi\n.RE\n"
+
+let pr_see_also name see_also =
+  let rec uniq = function
+    | [] -> []
+    | x :: xs -> x :: uniq (List.filter (( <> ) x) xs) in
+  let names = uniq (List.filter (( <> ) name) (see_also @ [ "create" ])) in
+  pr ".SH SEE ALSO\n.ad l\n";
+  List.iter (fun n -> pr "\\fB\\%%nbd_%s\\fR(3),\n" n) names;
+  pr "\\fBlibnbd\\fR(3)\n"
+
+let pr_errors_intro err_value =
+  pr ".SH ERRORS\n";
+  pr "On error this call returns \\fB%s\\fR; " (escape ~code:true err_value);
+  pr "\\fBnbd_get_error\\fR(3) then gives the text of the error and\n";
+  pr "\\fBnbd_get_errno\\fR(3) its \\fIerrno\\fR.\n";
+  pr "Both are thread-local.\n"
+
+(* ---- one page per table call ---- *)
+
+let all_states = [ Created; Connecting; Negotiating; Connected; Closed; Dead ]
+
+(* The errors lib/api.c checks before calling the work function; see
+   C.pr_state_check and C.pr_arg_checks. *)
+let pr_checked_errors c =
+  let pointers = List.concat_map (function
+    | BytesIn (b, _) | BytesOut (b, _) | BytesPersistIn (b, _)
+    | BytesPersistOut (b, _) | Path b | String b | StringList b
+    | SockAddrAndLen (b, _) -> [ b ]
+    | Closure cl -> [ C.closure_param cl ^ ".callback" ]
+    | _ -> []) c.args in
+  (* Unknown command flags are refused only in strict mode. *)
+  let is_cmd f = f.flag_prefix = "CMD_FLAG" in
+  let values = List.concat_map (function
+    | Enum (n, _) | Flags (n, _) -> [ n ]
+    | _ -> []) c.args
+    @ List.concat_map (function
+        | OFlags (n, f, _) when not (is_cmd f) -> [ n ]
+        | _ -> []) c.optargs in
+  let cmd_flags = List.concat_map (function
+    | OFlags (n, f, _) when is_cmd f -> [ n ]
+    | _ -> []) c.optargs in
+  let forbidden =
+    if c.permitted_states = [] then []
+    else List.filter (fun s -> not (List.mem s c.permitted_states))
+           all_states in
+  let notconn, wrong_state =
+    if List.mem Connected c.permitted_states then
+      List.partition (fun s -> List.mem s [ Created; Dead; Closed ]) forbidden
+    else [], forbidden in
+  let code_list l =
+    String.concat ", " (List.map (sprintf "\\fI\\%%%s\\fR") l) in
+  if pointers <> [] || values <> [] || cmd_flags <> [] || forbidden <> []
+  then (
+    pr ".PP\n";
+    pr "These errors are detected before the call does anything:\n";
+    if pointers <> [] then (
+      pr ".TP\n.B EFAULT\n";
+      pr "%s %s \\fBNULL\\fR.\n" (code_list pointers)
+        (if List.length pointers = 1 then "is" else "is or are")
+    );
+    if values <> [] then (
+      pr ".TP\n.B EINVAL\n";
+      pr "%s %s a value the call does not accept.\n" (code_list values)
+        (if List.length values = 1 then "has" else "has or have")
+    );
+    if cmd_flags <> [] then (
+      pr ".TP\n.B EINVAL\n";
+      pr "%s holds a flag this call does not accept, unless\n"
+        (code_list cmd_flags);
+      pr "\\fBnbd_set_strict_mode\\fR(3) cleared \\fBLIBNBD_STRICT_FLAGS\\fR\n";
+      pr "(bits above the 16 of the protocol are always refused).\n"
+    );
+    if wrong_state <> [] then (
+      pr ".TP\n.B EINVAL\n";
+      pr "The handle is %s.\n" (C.describe_states wrong_state)
+    );
+    if notconn <> [] then (
+      pr ".TP\n.B ENOTCONN\n";
+      pr "The handle is %s.\n" (C.describe_states notconn)
+    )
+  )
+
+let return_value c =
+  let fails = c.may_set_error in
+  let on_error = if fails then match C.c_err_value c.ret with
+    | Some v -> sprintf ", or C<%s> on error" v
+    | None -> ""
+    else "" in
+  match c.ret with
+  | RErr -> "This call returns 0 on success" ^ on_error ^ "."
+  | RBool ->
+     "This call returns a boolean: 1 for true, 0 for false" ^ on_error ^ "."
+  | RFd -> "This call returns a file descriptor" ^ on_error ^ "."
+  | RInt -> "This call returns a non-negative integer" ^ on_error ^ "."
+  | RInt64 ->
+     "This call returns a non-negative 64-bit integer" ^ on_error ^ "."
+  | RSizeT -> "This call returns a non-negative size" ^ on_error ^ "."
+  | RCookie ->
+     "This call returns the 64-bit cookie of the command (always at least
+1)" ^ on_error ^ ".  The cookie identifies the command to
+L<nbd_aio_command_completed(3)> and L<nbd_aio_peek_command_completed(3)>."
+  | RString ->
+     "This call returns a newly allocated string which the caller must
+free with L<free(3)>" ^ on_error ^ "."
+  | RStaticString ->
+     "This call returns a string owned by the library: the caller must
+not free it" ^ on_error ^ "."
+  | RUInt -> "This call returns an unsigned integer."
+  | RUIntPtr -> "This call returns a C<uintptr_t> value."
+  | RUInt64 -> "This call returns a 64-bit unsigned integer."
+  | REnum e ->
+     sprintf "This call returns one of these values%s:\n\n%s" on_error
+       (String.concat "\n"
+          (List.map (fun (n, v) ->
+             sprintf " LIBNBD_%s_%s = %d" e.enum_prefix n v) e.enums))
+  | RFlags f ->
+     sprintf "This call returns a bitmask of these flags:\n\n%s"
+       (String.concat "\n"
+          (List.map (fun (n, v) ->
+             sprintf " LIBNBD_%s_%s = 0x%02x" f.flag_prefix n v) f.flags))
+
+let generate_man_page name c =
+  let where = "nbd_" ^ name in
+  pr_header name c.shortdesc;
+  pr_synopsis (fun () ->
+    C.pr_prototype ~semi:true (C.c_ret_type c.ret) ("nbd_" ^ name)
+      (C.all_params c));
+
+  pr ".SH DESCRIPTION\n";
+  pr_pod where c.longdesc;
+  (* Say how lib/api.c treats read buffers, unless the text does. *)
+  let mentions sub = index_from c.longdesc 0 sub <> None in
+  if not (mentions "pread_initialize") then
+  List.iter (function
+    | BytesOut (b, _) | BytesPersistOut (b, _) ->
+       pr_pod where (sprintf "\
+Unless L<nbd_set_pread_initialize(3)> turned it off, C<%s> is zeroed
+before anything else happens, so it never holds stale data, even if
+the call fails." b)
+    | _ -> ()) c.args;
+  let closures = C.closures_of c in
+  if closures <> [] then
+    pr_pod where (sprintf "\
+The C<free> function of %s, if set, is called exactly once, after
+the last call of the callback, even if this call fails.  Callbacks
+run with the handle locked and must not call libnbd on the same
+handle.  See L<libnbd(3)/CALLBACKS>."
+      (String.concat " and "
+         (List.map (fun cl -> sprintf "C<%s>" (C.closure_param cl))
+            closures)));
+
+  pr ".SH RETURN VALUE\n";
+  pr_pod where (return_value c);
+  if not c.may_set_error then pr_pod where "This call does not fail.";
+
+  if c.may_set_error then (
+    (match C.c_err_value c.ret with
+     | Some v -> pr_errors_intro v
+     | None -> failwithf "nbd_%s: may fail but has no error value" name);
+    pr_checked_errors c
+  );
+
+  if c.permitted_states <> [] then (
+    pr ".SH HANDLE STATE\n";
+    pr "The handle must be %s, otherwise this call fails.\n"
+      (C.describe_states c.permitted_states)
+  );
+
+  pr_version name c.first_version;
+  pr_see_also name c.see_also
+
+let generate_handwritten_page h =
+  let where = "nbd_" ^ h.hw_name in
+  pr_header h.hw_name h.hw_short;
+  pr_synopsis (fun () -> pr "%s\n" h.hw_proto);
+  pr ".SH DESCRIPTION\n";
+  pr_pod where h.hw_long;
+  pr ".SH RETURN VALUE\n";
+  pr_pod where h.hw_ret;
+  if h.hw_errors then pr_errors_intro "NULL";
+  pr_version h.hw_name (1, 0);
+  pr_see_also h.hw_name h.hw_see_also
+
+(* ---- libnbd(3) ---- *)
+
+let overview = "\
+libnbd is a client library for the Network Block Device (NBD)
+protocol.  It connects to NBD servers such as L<nbdkit(1)>,
+L<qemu-nbd(8)> or L<nbd-server(1)> and reads, writes, trims, zeroes
+and queries their exports, either with simple blocking calls or
+asynchronously from an event loop.
+
+Link with C<-lnbd>, or use C<pkg-config libnbd>."
+
+let sections = [
+  "HANDLES", "\
+All work happens through a handle, a C<struct nbd_handle *>, created by
+L<nbd_create(3)> and freed by L<nbd_close(3)>:
+
+ struct nbd_handle *h = nbd_create ();
+ if (h == NULL) goto error;
+ if (nbd_connect_uri (h, \"nbd://localhost/\") == -1) goto error;
+ if (nbd_pread (h, buf, sizeof buf, 0, 0) == -1) goto error;
+ nbd_close (h);
+
+A new handle holds settings only.  Connecting (the C<nbd_connect_*>
+calls, or C<nbd_aio_connect_*> followed by polling) performs the
+handshake; the handle then accepts commands until it is shut down
+(L<nbd_shutdown(3)>) or dies (a protocol or connection error).  Each
+call page lists the states its handle must be in, and
+L<nbd_connection_state(3)> and the C<nbd_aio_is_*> calls report the
+current state.
+
+A handle may be used from several threads: each call takes the
+handle's lock.  One handle carries one connection, so for parallel
+I/O open several handles.";
+
+  "ERRORS", "\
+A failing call returns C<-1> (or C<NULL> for calls returning a
+pointer).  Then L<nbd_get_error(3)> returns a message naming the call,
+and L<nbd_get_errno(3)> the matching C<errno> value.  Both are
+thread-local: another thread's failures do not change them.
+
+ if (nbd_pread (h, buf, sizeof buf, 0, 0) == -1) {
+   fprintf (stderr, \"%s\\n\", nbd_get_error ());
+   exit (EXIT_FAILURE);
+ }";
+
+  "CALLBACKS", "\
+Callbacks are passed by value, as a struct of three fields: the
+C<callback> function, an opaque C<user_data> pointer passed to it,
+and an optional C<free> function.
+
+ nbd_debug_callback cb = { .callback = my_debug, .user_data = data,
+                           .free = my_free };
+
+Callbacks run with the handle locked, so they must not call libnbd on
+the same handle.
+
+The C<free> function, if set, is called with C<user_data> exactly
+once, after the last possible call of C<callback>, even when the API
+call that received the struct fails.  This is the place to release
+C<user_data>.";
+
+  "Completion callbacks", "\
+Asynchronous commands (C<nbd_aio_*>) return a cookie and take an
+optional completion callback, called once when the command has
+finished, with C<*error> set to its errno (0 on success).  If the
+callback returns 1 the command is retired at once; otherwise retire
+it with L<nbd_aio_command_completed(3)>.  Pass
+C<NBD_NULL_COMPLETION> for no callback.";
+
+  "READ BUFFERS", "\
+Calls that read into a caller's buffer first zero it, so the buffer
+never exposes stale data even when the call fails.  Programs that
+always check for errors can turn this off with
+L<nbd_set_pread_initialize(3)>.";
+
+  "ENVIRONMENT", "\
+=over 4
+
+=item C<LIBNBD_DEBUG=1>
+
+Enable debugging on every new handle (see L<nbd_set_debug(3)>).
+Messages go to stderr, or to the callback installed with
+L<nbd_set_debug_callback(3)>.
+
+=back";
+
+  "TLS", "\
+Encrypted connections (C<nbds://> URIs and the TLS settings) are not
+built yet in this implementation: requiring TLS makes connecting
+fail.";
+]
+
+let generate_libnbd_3 () =
+  pr_title "libnbd(3): the overview page" "LIBNBD";
+  pr ".SH NAME\nlibnbd \\- NBD client library in userspace\n";
+  pr ".SH SYNOPSIS\n.nf\n.ft B\n#include <libnbd.h>\n.ft R\n.fi\n";
+  pr ".PP\n.nf\ncc prog.c \\-lnbd\n.fi\n";
+  pr ".SH DESCRIPTION\n";
+  pr_pod "libnbd(3)" overview;
+  List.iter (fun (title, text) ->
+    if String.uppercase_ascii title = title then pr ".SH %s\n" title
+    else pr ".SS \"%s\"\n" title;
+    pr_pod "libnbd(3)" text
+  ) sections;
+  pr ".SH CALLS\n";
+  let short =
+    List.map (fun h -> h.hw_name, h.hw_short) handwritten_calls
+    @ List.map (fun (n, c) -> n, c.shortdesc) API.handle_calls in
+  List.iter (fun (n, s) ->
+    pr ".TP\n\\fB\\%%nbd_%s\\fR(3)\n%s\n" n (protect_line (escape s))
+  ) (List.sort compare short);
+  pr ".SH SEE ALSO\n.ad l\n";
+  pr "\\fBnbd_create\\fR(3),\n\\fBnbdkit\\fR(1),\n\\fBqemu\\-nbd\\fR(8)\n"
+
+(* ---- docs/man-pages.mk ---- *)
+
+let page_files =
+  "libnbd.3"
+  :: List.map (fun n -> sprintf "nbd_%s.3" n) (List.sort compare all_names)
+
+let generate_man_pages_mk () =
+  generated_header ~comment:"#" "docs/man-pages.mk: the list of man pages";
+  pr "man_pages =";
+  List.iter (pr " \\\n\t%s") page_files;
+  pr "\n"
+
+(* Write every page and the list with [out] (the docs/ directory must
+   exist). *)
+let generate_man_pages out =
+  List.iter (fun (name, c) ->
+    out (sprintf "docs/nbd_%s.3" name) (fun () -> generate_man_page name c)
+  ) API.handle_calls;
+  List.iter (fun h ->
+    out (sprintf "docs/nbd_%s.3" h.hw_name)
+      (fun () -> generate_handwritten_page h)
+  ) handwritten_calls;
+  out "docs/libnbd.3" generate_libnbd_3;
+  out "docs/man-pages.mk" generate_man_pages_mk
