@@ -9,6 +9,12 @@ requires test -x /usr/bin/nbdcopy
 requires test -x /usr/bin/nbdinfo
 requires nbdkit --version
 
+# A sanitizer build cannot be loaded into programs built without it.
+if ldd "$LIBNBD_BUILT_LIBRARY" | grep -q libasan; then
+  echo "$0: SKIP: the library is built with AddressSanitizer"
+  exit 77
+fi
+
 # ../run put our lib/.libs first: the dynamic linker must pick it.
 lib=$(ldd /usr/bin/nbdcopy | awk '/libnbd.so.0/ {print $3}')
 if [ "$(realpath "$lib")" != "$(realpath "$LIBNBD_BUILT_LIBRARY")" ]; then
