@@ -2732,7 +2732,7 @@ connection was started.";
   "aio_get_direction", {
     default_call with
     args = []; ret = RUInt;
-    is_locked = false; may_set_error = false;
+    may_set_error = false;
     shortdesc = "return the read or write direction";
     longdesc = "\
 Return which way the state machine next needs to talk to the server,
@@ -2749,7 +2749,12 @@ since handling the reply may change what needs writing.  A ready
 handle reports the read direction even if no command is in flight, so
 a single-threaded program should only poll after issuing a command.
 The direction can change when a command is issued, so a polling
-thread must be woken when another thread queues one.";
+thread must be woken when another thread queues one.
+
+Asking for the direction also ends a batch: commands queued while
+others were in flight are sent now, in one system call, since the
+caller is about to wait.  So this call takes the handle lock, and
+must not be made from inside a callback.";
     see_also = [ "aio_get_fd"; "aio_notify_read"; "aio_notify_write";
                  "aio_in_flight"; "poll" ];
     first_version = (1, 0);

@@ -185,7 +185,6 @@ let generate_lib_states_c fragments =
   pr "/* Move to a state but wait for an event before running it. */\n";
   pr "#define SET_NEXT_STATE_AND_BLOCK(s) (*next_state = (s), *blocked = true)\n";
   pr "#define CURRENT_STATE (h->state)\n\n";
-  pr "#line 1 \"generator/states-prototypes\"\n";
   List.iter (fun (p, _, _) ->
     pr "static int enter_%s (struct nbd_handle *h, enum state *next_state,\n                bool *blocked);\n"
       (c_name p)
@@ -214,7 +213,8 @@ let generate_lib_states_c fragments =
       failwithf "state %s has no body in generator/states-*.c"
         (display_name p)
   ) states;
-  pr "#line 1 \"lib/states.c\"\n";
+  (* Back to this file: the next line is line !lines + 2. *)
+  pr "#line %d \"lib/states.c\"\n" (!lines + 2);
   pr "/* The state table: names, groups and entry functions. */\n";
   pr "static const struct {\n  const char *name;\n  const char *group;\n";
   pr "  int (*enter) (struct nbd_handle *h, enum state *next_state,\n";

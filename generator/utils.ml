@@ -1,7 +1,11 @@
 (* Output helpers of the generator: write a file only when it changed. *)
 
 let chan = ref stdout
-let pr fs = Printf.ksprintf (fun s -> output_string !chan s) fs
+let lines = ref 0               (* lines written to the current file *)
+let pr fs =
+  Printf.ksprintf (fun s ->
+    String.iter (fun c -> if c = '\n' then incr lines) s;
+    output_string !chan s) fs
 
 let generated_by = "generator/generator"
 
@@ -12,6 +16,7 @@ let output_to filename f =
   let tmp = filename ^ ".new" in
   let oc = open_out tmp in
   chan := oc;
+  lines := 0;
   f ();
   close_out oc;
   chan := stdout;

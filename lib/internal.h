@@ -229,6 +229,8 @@ struct nbd_handle {
   /* Read-ahead: bytes received beyond what the state machine asked. */
   char *ahead;                  /* RECV_AHEAD_SIZE bytes */
   size_t ahead_start, ahead_end;
+  bool recv_drained;            /* a recv came back short since the last
+                                   NotifyRead: another would block */
 
   /* Gathered sends: headers and small payloads of queued commands. */
   char *gather;                 /* SEND_GATHER_SIZE bytes */

@@ -20,15 +20,19 @@ nbd_unlocked_aio_get_fd (struct nbd_handle *h)
   return h->sock->ops->get_fd (h->sock);
 }
 
-/* What the state machine waits for.  Lock-free: computed from the
- * public state plus a racy peek at the queues, which is what libnbd
- * promises (re-check after every call).
+/* What the state machine waits for.  The caller is about to wait,
+ * so the batch of commands it queued while others were in flight is
+ * complete: send it now, rather than after a poll that would only say
+ * the socket is writable.
  */
 unsigned
 nbd_unlocked_aio_get_direction (struct nbd_handle *h)
 {
-  enum state s = nbd_internal_get_public_state (h);
+  enum state s;
 
+  if (h->state == STATE_READY_START && h->cmds_to_issue)
+    (void) nbd_internal_run (h, NotifyWrite);
+  s = h->state;
   switch (s) {
   case STATE_CONNECT_CONNECTING:
   case STATE_CONNECT_TCP_CONNECTING:
@@ -55,6 +59,7 @@ nbd_unlocked_aio_get_direction (struct nbd_handle *h)
 int
 nbd_unlocked_aio_notify_read (struct nbd_handle *h)
 {
+  h->recv_drained = false;
   return nbd_internal_run (h, NotifyRead);
 }
 

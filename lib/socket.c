@@ -117,6 +117,11 @@ nbd_internal_recv_into_rbuf (struct nbd_handle *h)
       take_ahead (h);
       continue;
     }
+    /* The kernel had less than we asked for last time: it is empty
+     * until poll says otherwise, so don't spend a recv to hear EAGAIN.
+     */
+    if (h->recv_drained)
+      return 1;
     direct = h->rbuf != NULL && h->rlen >= RECV_DIRECT_SIZE;
     if (direct)
       r = h->sock->ops->recv (h->sock, h->rbuf, h->rlen);
@@ -134,10 +139,12 @@ nbd_internal_recv_into_rbuf (struct nbd_handle *h)
       return 2;
     h->bytes_received += r;
     if (direct) {
+      h->recv_drained = (size_t) r < h->rlen;
       h->rbuf = (char *) h->rbuf + r;
       h->rlen -= r;
     }
     else {
+      h->recv_drained = r < RECV_AHEAD_SIZE;
       h->ahead_start = 0;
       h->ahead_end = r;
     }
