@@ -10,6 +10,10 @@
 # exit are not counted.  Configurations: the peer, ours with batching,
 # ours with LIBNBD_NO_BATCH=1, each with 1 and with 4 threads.
 #
+# COUNTER=perf counts with perf stat's syscall tracepoints instead: the
+# client runs at full speed, so batches are as big as they really are
+# (strace slows the client and so flatters batching).
+#
 # Settings (environment): REQUESTS (20000, total over the threads),
 # THREAD_COUNTS ("1 4"), IN_FLIGHT (64), SIZE_ARGS ("-s 512"; "-m" gives
 # the 512 B + 1 MiB mix, then use fewer REQUESTS, e.g. 2000).
@@ -22,11 +26,12 @@ thread_counts="${THREAD_COUNTS:-1 4}"
 in_flight="${IN_FLIGHT:-64}"
 read -r -a size_args <<<"${SIZE_ARGS:--s 512}"
 
-if ! command -v strace >/dev/null 2>&1; then
+counter="${COUNTER:-strace}"
+if [ "$counter" = strace ] && ! command -v strace >/dev/null 2>&1; then
   echo "strace is missing, installing it"
   apt-get install -y strace >/dev/null || die "cannot install strace"
 fi
-require strace nbdkit setsid awk ldd
+require "$counter" nbdkit setsid awk ldd
 setup_commands
 check_libraries
 
@@ -57,6 +62,27 @@ summarise ()
   ' "$1"
 }
 
+perf_events=raw_syscalls:sys_enter
+for c in sendmsg sendto recvfrom recvmsg poll; do
+  perf_events="$perf_events,syscalls:sys_enter_$c"
+done
+
+# perf_to_strace FILE: perf stat -x, output rewritten as the rows of an
+# strace -c table (calls in column 4, name last), so the same summary
+# code reads both.  Calls not counted by name are reported as "other".
+perf_to_strace ()
+{
+  awk -F, '
+    $3 == "raw_syscalls:sys_enter" { total = $1 }
+    $3 ~ /^syscalls:sys_enter_/ {
+      name = substr($3, length("syscalls:sys_enter_") + 1)
+      named += $1
+      if ($1 > 0) printf "0.00 0 0 %d %s\n", $1, name
+    }
+    END { printf "0.00 0 0 %d other\n", total - named }
+  ' "$1"
+}
+
 # count SIDE THREADS N [VAR=value]: run under strace, print the counts
 # followed by the number of requests the client reports.
 count ()
@@ -71,9 +97,16 @@ count ()
     prefix=("${peer_prefix[@]}"); bin="$peer_bin"
   fi
   rm -f "$st"
-  run_under_nbdkit "$out" "${prefix[@]}" "$@" \
-    strace -f -c -o "$st" "$bin" -t "$t" -r "$in_flight" \
-          "${size_args[@]}" -n "$n"
+  if [ "$counter" = perf ]; then
+    run_under_nbdkit "$out" "${prefix[@]}" "$@" \
+      perf stat -x, -o "$st.perf" -e "$perf_events" \
+        "$bin" -t "$t" -r "$in_flight" "${size_args[@]}" -n "$n"
+    perf_to_strace "$st.perf" > "$st"
+  else
+    run_under_nbdkit "$out" "${prefix[@]}" "$@" \
+      strace -f -c -o "$st" "$bin" -t "$t" -r "$in_flight" \
+            "${size_args[@]}" -n "$n"
+  fi
   cp "$st" "$tmpdir/last-strace.txt"
   echo "$(summarise "$st") $(awk -F': ' '$1 == "requests" { print $2 }' "$out")"
 }
@@ -123,5 +156,5 @@ done
 echo
 echo "By name, per request:"
 printf '%s' "$detail"
-echo "(syscalls per request: $requests requests, ${size_args[*]}, half writes;"
+echo "(counted with $counter; syscalls per request: $requests requests, ${size_args[*]}, half writes;"
 echo " setup cost removed by subtracting a run of one request per thread)"
