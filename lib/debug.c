@@ -27,9 +27,7 @@ nbd_unlocked_set_debug_callback (struct nbd_handle *h,
                                  nbd_debug_callback *debug_callback)
 {
   FREE_CALLBACK (h->debug_callback);
-  h->debug_callback = *debug_callback;
-  debug_callback->callback = NULL;
-  debug_callback->free = NULL;
+  TAKE_CALLBACK (h->debug_callback, debug_callback);
   return 0;
 }
 

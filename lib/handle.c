@@ -89,21 +89,30 @@ reap_subprocess (struct nbd_handle *h)
   }
 }
 
+static void
+free_commands (struct command *cmd)
+{
+  struct command *next;
+
+  for (; cmd; cmd = next) {
+    next = cmd->next;
+    nbd_internal_retire_and_free_command (cmd);
+  }
+}
+
 void
 nbd_close (struct nbd_handle *h)
 {
-  struct command *cmd, *next;
-
   nbd_internal_set_error_context ("nbd_close");
   if (h == NULL)
     return;
   debug (h, "closing handle");
-  /* Commands not retired yet: free them and their closures. */
-  nbd_internal_abort_commands (h);
-  for (cmd = h->cmds_done; cmd; cmd = next) {
-    next = cmd->next;
-    nbd_internal_retire_and_free_command (cmd);
-  }
+  /* Commands not retired yet: free them and their closures.  As in
+   * libnbd, closing calls no completion callback, it only frees.
+   */
+  free_commands (h->cmds_to_issue);
+  free_commands (h->cmds_in_flight);
+  free_commands (h->cmds_done);
   FREE_CALLBACK (h->opt.completion);
   FREE_CALLBACK (h->opt.fn.list);
   FREE_CALLBACK (h->debug_callback);

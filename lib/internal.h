@@ -305,6 +305,15 @@ extern void nbd_internal_debug (struct nbd_handle *h, const char *fs, ...)
     (cb).callback = NULL;                                               \
     (cb).free = NULL;                                                   \
   } while (0)
+/* Take a closure passed by pointer: copy it, clear the caller's copy
+ * (so the generated wrapper does not free it).
+ */
+#define TAKE_CALLBACK(dst, src)                                         \
+  do {                                                                  \
+    (dst) = *(src);                                                     \
+    (src)->callback = NULL;                                             \
+    (src)->free = NULL;                                                 \
+  } while (0)
 #define CALLBACK_IS_NULL(cb) ((cb).callback == NULL && (cb).free == NULL)
 #define CALL_CALLBACK(cb, ...) ((cb).callback ((cb).user_data, ##__VA_ARGS__))
 

@@ -40,11 +40,8 @@ opt_start (struct nbd_handle *h, uint32_t option,
   h->opt.error = 0;
   h->opt.reply = 0;
   h->opt_count = 0;
-  if (completion) {
-    h->opt.completion = *completion;
-    completion->callback = NULL;
-    completion->free = NULL;
-  }
+  if (completion)
+    TAKE_CALLBACK (h->opt.completion, completion);
   return nbd_internal_run (h, CmdIssue);
 }
 
@@ -118,9 +115,7 @@ int
 nbd_unlocked_aio_opt_list (struct nbd_handle *h, nbd_list_callback *list,
                            nbd_completion_callback *completion)
 {
-  h->opt.fn.list = *list;
-  list->callback = NULL;
-  list->free = NULL;
+  TAKE_CALLBACK (h->opt.fn.list, list);
   return opt_start (h, NBD_OPT_LIST, completion);
 }
 
@@ -136,9 +131,7 @@ meta_start (struct nbd_handle *h, uint32_t option, char **queries,
     set_error (errno, "strdup");
     return -1;
   }
-  h->opt.fn.context = *context;
-  context->callback = NULL;
-  context->free = NULL;
+  TAKE_CALLBACK (h->opt.fn.context, context);
   return opt_start (h, option, completion);
 }
 

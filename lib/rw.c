@@ -69,10 +69,9 @@ check_fua (struct nbd_handle *h, uint32_t flags)
 static struct command_cb
 make_cb (nbd_completion_callback *completion)
 {
-  struct command_cb cb = { .completion = *completion };
+  struct command_cb cb = { .kind = CB_NONE };
 
-  completion->callback = NULL;
-  completion->free = NULL;
+  TAKE_CALLBACK (cb.completion, completion);
   return cb;
 }
 
@@ -108,9 +107,7 @@ nbd_unlocked_aio_pread_structured (struct nbd_handle *h, void *buf,
     return -1;
   cb = make_cb (completion);
   cb.kind = CB_CHUNK;
-  cb.fn.chunk = *chunk;
-  chunk->callback = NULL;
-  chunk->free = NULL;
+  TAKE_CALLBACK (cb.fn.chunk, chunk);
   return nbd_internal_command_common (h, flags, NBD_CMD_READ, offset, count,
                                       buf, &cb);
 }
@@ -207,9 +204,8 @@ nbd_unlocked_aio_zero (struct nbd_handle *h, uint64_t count, uint64_t offset,
 }
 
 /* Block status needs base:allocation (or another context) agreed. */
-static int64_t
-block_status_common (struct nbd_handle *h, uint64_t count, uint64_t offset,
-                     struct command_cb *cb, uint32_t flags)
+static int
+check_block_status (struct nbd_handle *h, uint64_t offset, uint64_t count)
 {
   if (!h->structured_replies) {
     set_error (ENOTSUP, "server does not support structured replies");
@@ -221,11 +217,7 @@ block_status_common (struct nbd_handle *h, uint64_t count, uint64_t offset,
                "connecting or the server does not support it");
     return -1;
   }
-  if (check_request (h, offset, count) == -1)
-    return -1;
-  return nbd_internal_command_common (h, flags & ~LIBNBD_CMD_FLAG_PAYLOAD_LEN,
-                                      NBD_CMD_BLOCK_STATUS, offset, count,
-                                      NULL, cb);
+  return check_request (h, offset, count);
 }
 
 int64_t
@@ -234,20 +226,16 @@ nbd_unlocked_aio_block_status (struct nbd_handle *h, uint64_t count,
                                nbd_completion_callback *completion,
                                uint32_t flags)
 {
-  struct command_cb cb = make_cb (completion);
-  int64_t r;
+  struct command_cb cb;
 
+  if (check_block_status (h, offset, count) == -1)
+    return -1;
+  cb = make_cb (completion);
   cb.kind = CB_EXTENT;
-  cb.fn.extent = *extent;
-  extent->callback = NULL;
-  extent->free = NULL;
-  r = block_status_common (h, count, offset, &cb, flags);
-  /* Not taken: hand the closures back for the wrapper to free. */
-  if (r == -1) {
-    *extent = cb.fn.extent;
-    *completion = cb.completion;
-  }
-  return r;
+  TAKE_CALLBACK (cb.fn.extent, extent);
+  return nbd_internal_command_common (h, flags & ~LIBNBD_CMD_FLAG_PAYLOAD_LEN,
+                                      NBD_CMD_BLOCK_STATUS, offset, count,
+                                      NULL, &cb);
 }
 
 int64_t
@@ -257,19 +245,16 @@ nbd_unlocked_aio_block_status_64 (struct nbd_handle *h, uint64_t count,
                                   nbd_completion_callback *completion,
                                   uint32_t flags)
 {
-  struct command_cb cb = make_cb (completion);
-  int64_t r;
+  struct command_cb cb;
 
+  if (check_block_status (h, offset, count) == -1)
+    return -1;
+  cb = make_cb (completion);
   cb.kind = CB_EXTENT64;
-  cb.fn.extent64 = *extent64;
-  extent64->callback = NULL;
-  extent64->free = NULL;
-  r = block_status_common (h, count, offset, &cb, flags);
-  if (r == -1) {
-    *extent64 = cb.fn.extent64;
-    *completion = cb.completion;
-  }
-  return r;
+  TAKE_CALLBACK (cb.fn.extent64, extent64);
+  return nbd_internal_command_common (h, flags & ~LIBNBD_CMD_FLAG_PAYLOAD_LEN,
+                                      NBD_CMD_BLOCK_STATUS, offset, count,
+                                      NULL, &cb);
 }
 
 int64_t

@@ -21,3 +21,6 @@ misbehave_tests = \
 
 check_PROGRAMS += $(misbehave_tests)
 TESTS += $(misbehave_tests)
+
+# Connecting to fake-server, and the checks several scenarios share.
+EXTRA_DIST += misbehave-common.h
