@@ -7,6 +7,18 @@
 
 #include "internal.h"
 
+/* The chunk or extent callback of a command, whichever it has. */
+static void
+free_mid_command_callback (struct command *cmd)
+{
+  switch (cmd->cb.kind) {
+  case CB_CHUNK: FREE_CALLBACK (cmd->cb.fn.chunk); break;
+  case CB_EXTENT: FREE_CALLBACK (cmd->cb.fn.extent); break;
+  case CB_EXTENT64: FREE_CALLBACK (cmd->cb.fn.extent64); break;
+  case CB_NONE: break;
+  }
+}
+
 /* Free a command and its callbacks: mid-command ones first, then the
  * completion, as libnbd(3) documents.
  */
@@ -15,12 +27,7 @@ nbd_internal_retire_and_free_command (struct command *cmd)
 {
   if (cmd == NULL)
     return;
-  switch (cmd->cb.kind) {
-  case CB_CHUNK: FREE_CALLBACK (cmd->cb.fn.chunk); break;
-  case CB_EXTENT: FREE_CALLBACK (cmd->cb.fn.extent); break;
-  case CB_EXTENT64: FREE_CALLBACK (cmd->cb.fn.extent64); break;
-  case CB_NONE: break;
-  }
+  free_mid_command_callback (cmd);
   FREE_CALLBACK (cmd->cb.completion);
   free (cmd->seen.ptr);
   free (cmd);
@@ -151,12 +158,7 @@ nbd_internal_complete_command (struct nbd_handle *h, struct command *cmd)
       cmd->error = err;
   }
   /* Mid-command callbacks will not run again. */
-  switch (cmd->cb.kind) {
-  case CB_CHUNK: FREE_CALLBACK (cmd->cb.fn.chunk); break;
-  case CB_EXTENT: FREE_CALLBACK (cmd->cb.fn.extent); break;
-  case CB_EXTENT64: FREE_CALLBACK (cmd->cb.fn.extent64); break;
-  case CB_NONE: break;
-  }
+  free_mid_command_callback (cmd);
   FREE_CALLBACK (cmd->cb.completion);
   if (r == 1) {                 /* auto-retire */
     nbd_internal_retire_and_free_command (cmd);
