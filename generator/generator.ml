@@ -1,4 +1,5 @@
-(* The generator: checks the tables, then writes every derived file. *)
+(* The generator: checks the tables, then writes every derived file.
+   Everything is checked before the first file is written. *)
 
 let () =
   if not (Sys.file_exists "generator/generator.ml") then
@@ -12,6 +13,7 @@ let () =
          && Filename.check_suffix f ".c")
     |> List.sort compare
     |> List.map (fun f -> States_emit.parse_fragment ("generator/" ^ f)) in
+  States_emit.check_fragments fragments;
   let outdir = try Sys.getenv "GENERATOR_OUTDIR" with Not_found -> "." in
   let out f g = Utils.output_to (Filename.concat outdir f) g in
   out "include/libnbd.h" C.generate_include_libnbd_h;

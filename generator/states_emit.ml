@@ -124,6 +124,26 @@ let substitute ~where group line =
     c_name (resolve ~where group r) ^ tail
   ) line
 
+(* Resolve every %REF and check each state has exactly one body, so a
+   broken fragment stops the generator before it writes any file. *)
+let check_fragments fragments =
+  let defined = Hashtbl.create 64 in
+  List.iter (fun fr ->
+    let base = Filename.basename fr.file in
+    List.iter (fun (path, _, body) ->
+      if Hashtbl.mem defined path then
+        failwithf "%s: state %s defined twice" base (display_name path);
+      Hashtbl.add defined path ();
+      let where = sprintf "%s: %s" base (display_name path) in
+      List.iter (fun l -> ignore (substitute ~where (group_of path) l)) body
+    ) fr.bodies
+  ) fragments;
+  List.iter (fun (p, _, _) ->
+    if not (Hashtbl.mem defined p) then
+      failwithf "state %s has no body in generator/states-*.c"
+        (display_name p)
+  ) states
+
 (* ---- lib/states.h ---- *)
 
 let public_name = function
@@ -190,14 +210,10 @@ let generate_lib_states_c fragments =
       (c_name p)
   ) states;
   pr "\n";
-  let defined = Hashtbl.create 64 in
   List.iter (fun fr ->
     let base = Filename.basename fr.file in
     pr "#line %d \"generator/%s\"\n%s\n" fr.prelude_line base fr.prelude;
     List.iter (fun (path, line, body) ->
-      if Hashtbl.mem defined path then
-        failwithf "%s: state %s defined twice" base (display_name path);
-      Hashtbl.add defined path ();
       let where = sprintf "%s: %s" base (display_name path) in
       let group = group_of path in
       pr "/* %s */\nstatic int\nenter_%s (struct nbd_handle *h,\n"
@@ -208,11 +224,6 @@ let generate_lib_states_c fragments =
       pr "}\n\n"
     ) fr.bodies
   ) fragments;
-  List.iter (fun (p, _, _) ->
-    if not (Hashtbl.mem defined p) then
-      failwithf "state %s has no body in generator/states-*.c"
-        (display_name p)
-  ) states;
   (* Back to this file: the next line is line !lines + 2. *)
   pr "#line %d \"lib/states.c\"\n" (!lines + 2);
   pr "/* The state table: names, groups and entry functions. */\n";

@@ -51,3 +51,7 @@ EXTRA_DIST += compat-debian-binaries.sh
 # The man pages: one per exported call, each rendering cleanly.
 TESTS += docs-man-pages.sh
 EXTRA_DIST += docs-man-pages.sh
+
+# The generator refuses inconsistent tables and state machines.
+TESTS += generator-rejects.sh
+EXTRA_DIST += generator-rejects.sh
