@@ -33,3 +33,7 @@ TESTS += \
 
 # io-qemu-client is not a test itself: io-sync-vs-qemu.sh runs it.
 EXTRA_DIST += io-sync-vs-qemu.sh
+
+# The unbatched send path, for the same data tests.
+TESTS += io-no-batch.sh
+EXTRA_DIST += io-no-batch.sh
