@@ -5,8 +5,8 @@
  */
 
 /* Should READY start sending now?  With batching, a command queued
- * while others are in flight waits for the socket to be writable
- * (nbd_aio_get_direction says so), so that the commands the caller
+ * while others are in flight waits until the caller asks for the
+ * direction or the socket is writable, so that the commands the caller
  * queues in one go leave together.
  */
 static bool

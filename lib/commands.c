@@ -33,6 +33,21 @@ nbd_internal_retire_and_free_command (struct command *cmd)
   free (cmd);
 }
 
+/* Append CMD to the commands to issue. */
+static void
+enqueue (struct nbd_handle *h, struct command *cmd)
+{
+  if (h->cmds_to_issue_tail)
+    h->cmds_to_issue_tail->next = cmd;
+  else
+    h->cmds_to_issue = cmd;
+  h->cmds_to_issue_tail = cmd;
+  if (cmd->type == NBD_CMD_DISC)
+    h->disconnect_request = true;
+  else
+    h->in_flight++;
+}
+
 /* Free the closures of a command that was never created.  All the
  * closure types share one layout, so any member of the union frees.
  */
@@ -86,22 +101,12 @@ nbd_internal_command_common (struct nbd_handle *h, uint16_t flags,
     cmd->cb = *cb;
     memset (cb, 0, sizeof *cb);
   }
-  if (h->cmds_to_issue_tail)
-    h->cmds_to_issue_tail->next = cmd;
-  else
-    h->cmds_to_issue = cmd;
-  h->cmds_to_issue_tail = cmd;
-  if (type == NBD_CMD_DISC)
-    h->disconnect_request = true;
-  else
-    h->in_flight++;
+  enqueue (h, cmd);
 
-  /* Send now unless a batch is forming (see should_issue in
-   * generator/states-issue-command.c); then the caller's next poll
-   * sends everything queued in one go.
+  /* READY decides whether to send now or let a batch form (see
+   * should_issue in generator/states-issue-command.c).
    */
   if (nbd_internal_is_state_ready (h->state) &&
-      (!h->batching || h->cmds_in_flight == NULL) &&
       nbd_internal_run (h, CmdIssue) == -1)
     return -1;
   /* cmd may be gone already (NBD_CMD_DISC is freed once sent). */

@@ -212,6 +212,23 @@ meta_context_name (struct nbd_handle *h, uint32_t id)
   return NULL;
 }
 
+/* No empty extents, and none past the end of the export. */
+static bool
+extents_valid (struct nbd_handle *h, const struct command *cmd,
+               const uint32_t *entries, size_t n)
+{
+  uint64_t room = cmd->offset < h->exportsize
+    ? h->exportsize - cmd->offset : 0;
+  size_t i;
+
+  for (i = 0; i < n; ++i) {
+    if (entries[2 * i] == 0 || entries[2 * i] > room)
+      return false;
+    room -= entries[2 * i];
+  }
+  return true;
+}
+
 /* Pass the extents to the 32- or 64-bit callback, in host order. */
 void
 nbd_internal_chunk_block_status (struct nbd_handle *h)
@@ -230,18 +247,10 @@ nbd_internal_chunk_block_status (struct nbd_handle *h)
   }
   for (i = 0; i < 2 * n; ++i)
     entries[i] = be32toh (entries[i]);
-  {
-    /* No empty extents, none past the end of the export. */
-    uint64_t room = cmd->offset < h->exportsize
-      ? h->exportsize - cmd->offset : 0;
-    for (i = 0; i < n; ++i) {
-      if (entries[2 * i] == 0 || entries[2 * i] > room) {
-        debug (h, "block status extent empty or past the end");
-        fail_cmd (cmd, EPROTO);
-        return;
-      }
-      room -= entries[2 * i];
-    }
+  if (!extents_valid (h, cmd, entries, n)) {
+    debug (h, "block status extent empty or past the end");
+    fail_cmd (cmd, EPROTO);
+    return;
   }
   if ((cmd->flags & NBD_CMD_FLAG_REQ_ONE) && n != 1)
     debug (h, "server sent %zu extents despite REQ_ONE", n);
