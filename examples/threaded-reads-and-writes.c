@@ -1,9 +1,10 @@
 /* threaded-reads-and-writes: random reads and writes from several threads.
  *
- * Usage: threaded-reads-and-writes [options] SOCKET
+ * Usage: threaded-reads-and-writes [options] SOCKET|URI
  *
  * Each thread opens its own handle to the NBD server listening on the
- * Unix socket SOCKET, keeps up to MAX_IN_FLIGHT commands in flight and
+ * Unix socket SOCKET (or at the NBD URI, such as nbd://localhost:10809
+ * for TCP), keeps up to MAX_IN_FLIGHT commands in flight and
  * drives the handle from its own poll(2) loop.  Requests are reads and
  * writes at random offsets, by default an even mix of 512-byte and
  * 1 MiB requests, half of them writes.  At the end it prints the totals
@@ -69,7 +70,7 @@ static void
 usage (FILE *fp, int status)
 {
   fprintf (fp,
-"usage: threaded-reads-and-writes [options] SOCKET\n"
+"usage: threaded-reads-and-writes [options] SOCKET|URI\n"
 "\n"
 "  -t N     threads, each with its own handle (default %d)\n"
 "  -r N     commands in flight per thread (default %d)\n"
@@ -317,7 +318,10 @@ setup_thread (struct thread_data *t, unsigned i, const char *socket,
   memset (t->wbuf, 'a' + i % 26, buf_size);
 
   t->nbd = nbd_create ();
-  if (t->nbd == NULL || nbd_connect_unix (t->nbd, socket) == -1) {
+  /* A Unix socket path, or an NBD URI (nbd://host:port for TCP). */
+  if (t->nbd == NULL ||
+      (strstr (socket, "://") ? nbd_connect_uri (t->nbd, socket)
+       : nbd_connect_unix (t->nbd, socket)) == -1) {
     fprintf (stderr, "%s\n", nbd_get_error ());
     return -1;
   }
