@@ -55,3 +55,7 @@ EXTRA_DIST += docs-man-pages.sh
 # The generator refuses inconsistent tables and state machines.
 TESTS += generator-rejects.sh
 EXTRA_DIST += generator-rejects.sh
+
+# Opt mode: the nbd_opt_* calls.
+check_PROGRAMS += basic-opt-mode
+TESTS += basic-opt-mode
