@@ -59,3 +59,7 @@ EXTRA_DIST += generator-rejects.sh
 # Opt mode: the nbd_opt_* calls.
 check_PROGRAMS += basic-opt-mode
 TESTS += basic-opt-mode
+
+# Each set of handshake flags (the EXPORT_NAME path, NO_ZEROES).
+check_PROGRAMS += basic-handshake-flags
+TESTS += basic-handshake-flags
