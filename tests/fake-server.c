@@ -35,6 +35,9 @@
  *   hangup          half a data chunk, then the connection closes
  *   block-status-bad
  *                   extents of length zero and past the export's end
+ *   no-go           NBD_OPT_GO and NBD_OPT_INFO are refused as unknown,
+ *                   as servers from before them do; everything else
+ *                   works
  *
  * SCENARIO may end in ":N" (say "hangup:4"): the server then holds
  * back its replies until N reads have arrived, so that a test can have
@@ -335,6 +338,10 @@ handshake (void)
       break;
     case OPT_INFO:
     case OPT_GO:
+      if (is ("no-go")) {       /* a server from before NBD_OPT_GO */
+        opt_reply (option, REP_ERR_UNSUP, 0);
+        break;
+      }
       opt_reply (option, REP_INFO, 12);
       put16 (INFO_EXPORT);
       put64 (export_size ());

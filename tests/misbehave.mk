@@ -17,7 +17,8 @@ misbehave_tests = \
 	misbehave-simple-reply-to-read-with-sr \
 	misbehave-bad-magic \
 	misbehave-hangup \
-	misbehave-block-status-bad
+	misbehave-block-status-bad \
+	misbehave-no-go
 
 check_PROGRAMS += $(misbehave_tests)
 TESTS += $(misbehave_tests)
