@@ -9,20 +9,10 @@ STATE_MACHINE {
   return 0;
 
  OPT_LIST.SEND:
-  switch (nbd_internal_send_handshake (h)) {
-  case -1: return -1;
-  case 0:
-    nbd_internal_opt_expect_reply (h);
-    SET_NEXT_STATE (%RECV_REPLY);
-  }
-  return 0;
+  return nbd_internal_step_send_option (h, next_state, %RECV_REPLY);
 
  OPT_LIST.RECV_REPLY:
-  switch (nbd_internal_opt_recv_reply (h)) {
-  case -1: return -1;
-  case 0: SET_NEXT_STATE (%CHECK_REPLY);
-  }
-  return 0;
+  return nbd_internal_step_recv_option (h, next_state, %CHECK_REPLY);
 
  OPT_LIST.CHECK_REPLY:
   uint32_t reply = be32toh (h->opt_reply.reply);

@@ -14,6 +14,48 @@
  */
 #define MAX_OPT_PAYLOAD (2 * NBD_MAX_STRING + 1024)
 
+/* The steps every handshake exchange repeats, for the state bodies.
+ * Each moves to NEXT when its bytes are through, leaves the state
+ * unchanged (blocked) when the socket is not ready, and returns -1
+ * with the error set when the connection fails.
+ */
+int
+nbd_internal_step_recv (struct nbd_handle *h, enum state *next_state,
+                        enum state next)
+{
+  int r = nbd_internal_recv_handshake (h);
+
+  if (r == 0)
+    *next_state = next;
+  return r == -1 ? -1 : 0;
+}
+
+/* Send the option in h->wbuf, then expect its reply. */
+int
+nbd_internal_step_send_option (struct nbd_handle *h,
+                               enum state *next_state, enum state next)
+{
+  int r = nbd_internal_send_handshake (h);
+
+  if (r == 0) {
+    nbd_internal_opt_expect_reply (h);
+    *next_state = next;
+  }
+  return r == -1 ? -1 : 0;
+}
+
+/* Receive an option reply and its payload. */
+int
+nbd_internal_step_recv_option (struct nbd_handle *h,
+                               enum state *next_state, enum state next)
+{
+  int r = nbd_internal_opt_recv_reply (h);
+
+  if (r == 0)
+    *next_state = next;
+  return r == -1 ? -1 : 0;
+}
+
 /* Prepare h->wbuf: the option header followed by PAYLOAD (copied). */
 int
 nbd_internal_opt_send (struct nbd_handle *h, uint32_t option,

@@ -344,6 +344,14 @@ extern void nbd_internal_gather_requests (struct nbd_handle *h);
 extern int nbd_internal_send_gathered (struct nbd_handle *h);
 
 /* ---- handshake.c ---- */
+extern int nbd_internal_step_recv (struct nbd_handle *h,
+                                   enum state *next_state, enum state next);
+extern int nbd_internal_step_send_option (struct nbd_handle *h,
+                                          enum state *next_state,
+                                          enum state next);
+extern int nbd_internal_step_recv_option (struct nbd_handle *h,
+                                          enum state *next_state,
+                                          enum state next);
 extern int nbd_internal_opt_send (struct nbd_handle *h, uint32_t option,
                                   const void *payload, size_t len);
 extern void nbd_internal_opt_expect_reply (struct nbd_handle *h);

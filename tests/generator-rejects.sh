@@ -59,7 +59,7 @@ try bad-flag API.ml \
   'NO_SUCH_FLAG'
 # A state body moving to a state that does not exist.
 try unknown-state states-magic.c \
-  's/SET_NEXT_STATE \(%CHECK_MAGIC\)/SET_NEXT_STATE (%NO_SUCH_STATE)/' \
+  's/next_state, %CHECK_MAGIC\)/next_state, %NO_SUCH_STATE)/' \
   'NO_SUCH_STATE'
 # Entering a group other than through its START.
 try group-entry states-magic.c \
