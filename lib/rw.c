@@ -44,6 +44,17 @@ check_write_request (struct nbd_handle *h, uint64_t offset, uint64_t count)
   return check_request_err (h, offset, count, ENOSPC);
 }
 
+/* Writes, trims and zeroes need a writable export. */
+static int
+check_writable (struct nbd_handle *h)
+{
+  if (h->eflags & NBD_FLAG_READ_ONLY) {
+    set_error (EPERM, "server does not support write operations");
+    return -1;
+  }
+  return 0;
+}
+
 /* A command the server did not advertise. */
 static int
 check_supported (struct nbd_handle *h, uint16_t eflag, const char *what)
@@ -119,10 +130,8 @@ nbd_unlocked_aio_pwrite (struct nbd_handle *h, const void *buf, size_t count,
 {
   struct command_cb cb;
 
-  if (h->eflags & NBD_FLAG_READ_ONLY) {
-    set_error (EPERM, "server does not support write operations");
+  if (check_writable (h) == -1)
     return -1;
-  }
   if (check_fua (h, flags) == -1 ||
       check_write_request (h, offset, count) == -1)
     return -1;
@@ -151,10 +160,8 @@ nbd_unlocked_aio_trim (struct nbd_handle *h, uint64_t count, uint64_t offset,
 {
   struct command_cb cb;
 
-  if (h->eflags & NBD_FLAG_READ_ONLY) {
-    set_error (EPERM, "server does not support write operations");
+  if (check_writable (h) == -1)
     return -1;
-  }
   if (check_supported (h, NBD_FLAG_SEND_TRIM, "trim") == -1 ||
       check_fua (h, flags) == -1 ||
       check_write_request (h, offset, count) == -1)
@@ -184,10 +191,8 @@ nbd_unlocked_aio_zero (struct nbd_handle *h, uint64_t count, uint64_t offset,
 {
   struct command_cb cb;
 
-  if (h->eflags & NBD_FLAG_READ_ONLY) {
-    set_error (EPERM, "server does not support write operations");
+  if (check_writable (h) == -1)
     return -1;
-  }
   if (check_supported (h, NBD_FLAG_SEND_WRITE_ZEROES, "zero") == -1 ||
       check_fua (h, flags) == -1 ||
       check_write_request (h, offset, count) == -1)
