@@ -24,6 +24,7 @@ basic_c_tests = \
 	basic-connect-command \
 	basic-connect-socket \
 	basic-connect-systemd \
+	basic-subprocess-fds \
 	basic-aio-connect \
 	basic-info-flags \
 	basic-nozero \
