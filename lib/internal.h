@@ -423,9 +423,6 @@ extern void nbd_internal_opt_complete_msg (struct nbd_handle *h, int err,
                                            uint32_t reply);
 extern int nbd_internal_opt_wait (struct nbd_handle *h);
 
-/* ---- uri.c ---- */
-extern int nbd_internal_is_uri (const char *s);
-
 /* ---- subprocess.c ---- */
 /* A child to start: FD becomes each of TARGETS (-1 ends the list), the
  * other fds from 3 up are closed, and ARGV runs with ENVP (NULL: ours).

@@ -25,6 +25,9 @@ basic_c_tests = \
 	basic-connect-socket \
 	basic-connect-systemd \
 	basic-subprocess-fds \
+	basic-settings-more \
+	basic-connect-vsock \
+	basic-extended-absent \
 	basic-aio-connect \
 	basic-info-flags \
 	basic-nozero \

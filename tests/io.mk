@@ -37,3 +37,7 @@ EXTRA_DIST += io-sync-vs-qemu.sh
 # The unbatched send path, for the same data tests.
 TESTS += io-no-batch.sh
 EXTRA_DIST += io-no-batch.sh
+
+# The aio forms of flush, trim, zero, cache and 64-bit block status.
+check_PROGRAMS += io-aio-commands
+TESTS += io-aio-commands
