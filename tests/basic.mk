@@ -28,6 +28,7 @@ basic_c_tests = \
 	basic-settings-more \
 	basic-connect-vsock \
 	basic-extended-absent \
+	basic-opt-aio \
 	basic-aio-connect \
 	basic-info-flags \
 	basic-nozero \
