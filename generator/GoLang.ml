@@ -151,6 +151,18 @@ let generate_golang_wrappers_h () =
   pr "  char *msg;   /* malloc'd, freed by Go; NULL if none */\n";
   pr "  int errnum;\n";
   pr "};\n\n";
+  pr "/* Older libnbd headers lack some closures; the shims of the calls\n";
+  pr "   that take them then fail with ENOTSUP. */\n";
+  List.iter (fun cl ->
+    pr "#ifndef LIBNBD_HAVE_NBD_%s_CALLBACK\n"
+      (String.uppercase_ascii cl.cbname);
+    if List.exists (function CBArrayAndLen ("nbd_extent", _, _) -> true
+                           | _ -> false) cl.cbargs then
+      pr "typedef struct {\n  uint64_t length;\n  uint64_t flags;\n\
+          } nbd_extent;\n";
+    C.pr_closure_typedef cl;
+    pr "#endif\n\n"
+  ) API.all_closures;
   pr "struct nbd_handle *_nbd_go_create (struct go_error *err);\n\n";
   List.iter (fun (name, c) ->
     if supported c then (pr_shim_prototype ~semi:true name c; pr "\n")
@@ -198,6 +210,7 @@ let pr_closure_glue cl =
 let pr_shim (name, c) =
   pr_shim_prototype name c;
   pr "{\n";
+  pr "#ifdef LIBNBD_HAVE_NBD_%s\n" (String.uppercase_ascii name);
   pr "  %s ret;\n\n" (C.c_ret_type c.ret);
   let call_args =
     List.concat_map (function
@@ -211,19 +224,34 @@ let pr_shim (name, c) =
    | Some v when c.may_set_error ->
       pr "  if (ret == %s)\n    save_error (err);\n" v
    | _ -> ());
-  pr "  return ret;\n}\n\n"
+  pr "  return ret;\n";
+  pr "#else\n";
+  pr "  missing_function (err, \"nbd_%s\");\n" name;
+  pr "  return %s;\n"
+    (match C.c_err_value c.ret with Some v -> v | None -> "0");
+  pr "#endif\n}\n\n"
 
 let generate_golang_wrappers_c () =
   c_header "golang/wrappers.c: one shim per call, which copies the \
             error on the\n * calling thread (libnbd errors are \
             thread-local, goroutines move).";
-  pr "#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n\n";
+  pr "#include <errno.h>\n#include <stdint.h>\n#include <stdlib.h>\n";
+  pr "#include <string.h>\n\n";
   pr "#include <libnbd.h>\n\n";
   pr "#include \"wrappers.h\"\n#include \"_cgo_export.h\"\n\n";
   pr "static void\nsave_error (struct go_error *err)\n{\n";
   pr "  const char *msg = nbd_get_error ();\n\n";
   pr "  err->msg = msg ? strdup (msg) : NULL;\n";
   pr "  err->errnum = nbd_get_errno ();\n}\n\n";
+  pr "/* The libnbd this is built against is older than the table. */\n";
+  pr "static inline void\n";
+  pr "missing_function (struct go_error *err, const char *name)\n{\n";
+  pr "  const char *why = \": not in the libnbd these bindings were \"\n";
+  pr "                    \"compiled against\";\n\n";
+  pr "  err->msg = malloc (strlen (name) + strlen (why) + 1);\n";
+  pr "  if (err->msg)\n";
+  pr "    strcat (strcpy (err->msg, name), why);\n";
+  pr "  err->errnum = ENOTSUP;\n}\n\n";
   pr "static void\nfree_trampoline (void *user_data)\n{\n";
   pr "  golangFreeCallback ((long) (intptr_t) user_data);\n}\n\n";
   List.iter pr_closure_glue API.all_closures;
@@ -297,7 +325,8 @@ let pr_go_closure cl =
 let generate_golang_closures_go () =
   go_header ();
   pr "package libnbd\n\n";
-  pr "/*\n#include <stdint.h>\n#include <libnbd.h>\n*/\nimport \"C\"\n\n";
+  pr "/*\n#include <stdint.h>\n#include <libnbd.h>\n";
+  pr "#include \"wrappers.h\"\n*/\nimport \"C\"\n\n";
   pr "import \"unsafe\"\n\n";
   pr "// Keep unsafe imported even if no callback takes a buffer.\n";
   pr "var _ unsafe.Pointer\n\n";

@@ -4,6 +4,7 @@ package libnbd
 /*
 #include <stdint.h>
 #include <libnbd.h>
+#include "wrappers.h"
 */
 import "C"
 
