@@ -15,7 +15,8 @@ let camel_case s =
 (* Parameter and local names: "export_name" -> exportName. *)
 let lower_camel s = String.uncapitalize_ascii (camel_case s)
 
-let go_keywords = [
+(* Go keywords, and names the generated methods use for locals. *)
+let go_reserved = [
   "break"; "case"; "chan"; "const"; "continue"; "default"; "defer"; "else";
   "fallthrough"; "for"; "func"; "go"; "goto"; "if"; "import"; "interface";
   "map"; "package"; "range"; "return"; "select"; "struct"; "switch"; "type";
@@ -117,28 +118,33 @@ let shim_params c =
 let supported c =
   not (List.exists (function SockAddrAndLen _ -> true | _ -> false) c.args)
 
+
+(* Print head, then the comma-separated items wrapped under the first
+   one at 80 columns, then tail. *)
+let pr_wrapped head items tail =
+  let indent = String.make (String.length head) ' ' in
+  let col = ref (String.length head) in
+  pr "%s" head;
+  List.iteri (fun i it ->
+    let it = if i = List.length items - 1 then it ^ tail else it ^ "," in
+    if i > 0 then (
+      if !col + 1 + String.length it > 80 then (
+        pr "\n%s" indent; col := String.length indent)
+      else (pr " "; incr col));
+    pr "%s" it;
+    col := !col + String.length it
+  ) items
+
 let pr_shim_prototype ?(semi = false) name c =
-  let ret = C.c_ret_type c.ret in
   let params =
     ("struct go_error *", "err") :: ("struct nbd_handle *", "h")
     :: shim_params c in
   let params =
     List.map (fun (t, n) ->
       if C.is_pointer_type t then t ^ n else t ^ " " ^ n) params in
-  let head = sprintf "_nbd_go_%s (" name in
-  pr "%s\n%s" ret head;
-  let indent = String.make (String.length head) ' ' in
-  let col = ref (String.length head) in
-  List.iteri (fun i p ->
-    let p = if i = List.length params - 1 then p else p ^ "," in
-    if i > 0 then (
-      if !col + 1 + String.length p > 78 then (
-        pr "\n%s" indent; col := String.length indent)
-      else (pr " "; incr col));
-    pr "%s" p;
-    col := !col + String.length p
-  ) params;
-  pr ")%s\n" (if semi then ";" else "")
+  pr "%s\n" (C.c_ret_type c.ret);
+  pr_wrapped (sprintf "_nbd_go_%s (" name) params
+    (if semi then ");\n" else ")\n")
 
 let generate_golang_wrappers_h () =
   c_header "golang/wrappers.h: C shims between the Go bindings and libnbd.";
@@ -193,11 +199,11 @@ let c_cb_params cl =
    building the closure struct from a registry id. *)
 let pr_closure_glue cl =
   let name = cl.cbname in
-  pr "static int\n%s_trampoline (%s)\n{\n" name
-    (String.concat ", " ("void *user_data" :: c_cb_params cl));
-  pr "  return golang%sCallback (%s);\n}\n\n" (camel_case name)
-    (String.concat ", "
-       ("(long) (intptr_t) user_data" :: export_args cl));
+  pr "static int\n";
+  pr_wrapped (name ^ "_trampoline (") ("void *user_data" :: c_cb_params cl)
+    ")\n{\n";
+  pr_wrapped (sprintf "  return golang%sCallback (" (camel_case name))
+    ("(long) (intptr_t) user_data" :: export_args cl) ");\n}\n\n";
   pr "static nbd_%s_callback\n%s_closure (long id)\n{\n" name name;
   pr "  nbd_%s_callback cb = { .callback = NULL };\n\n" name;
   pr "  if (id != 0) {\n";
@@ -219,7 +225,7 @@ let pr_shim (name, c) =
     @ List.concat_map (function
       | OClosure cl -> [ sprintf "%s_closure (%s_id)" cl.cbname cl.cbname ]
       | o -> List.map snd (C.c_params_of_optarg o)) c.optargs in
-  pr "  ret = nbd_%s (%s);\n" name (String.concat ", " ("h" :: call_args));
+  pr_wrapped (sprintf "  ret = nbd_%s (" name) ("h" :: call_args) ");\n";
   (match C.c_err_value c.ret with
    | Some v when c.may_set_error ->
       pr "  if (ret == %s)\n    save_error (err);\n" v
@@ -491,7 +497,7 @@ let pr_method (name, c) =
 let check_names () =
   List.iter (fun (name, c) ->
     List.iter (fun a ->
-      if List.mem (arg_name a) go_keywords then
+      if List.mem (arg_name a) go_reserved then
         failwithf "GoLang: %s: argument name %s clashes in Go" name
           (arg_name a)) c.args
   ) calls

@@ -9,18 +9,22 @@ func Test110Defaults(t *testing.T) {
 	if err != nil || *name != "" {
 		t.Fatalf("GetExportName: %v %v", name, err)
 	}
-	bools := map[string]func() (bool, error){
-		"GetFullInfo":                 h.GetFullInfo,
-		"GetOptMode":                  h.GetOptMode,
-		"GetTlsVerifyPeer":            func() (bool, error) { v, e := h.GetTlsVerifyPeer(); return !v, e },
-		"GetRequestStructuredReplies": func() (bool, error) { v, e := h.GetRequestStructuredReplies(); return !v, e },
-		"GetRequestMetaContext":       func() (bool, error) { v, e := h.GetRequestMetaContext(); return !v, e },
-		"GetRequestBlockSize":         func() (bool, error) { v, e := h.GetRequestBlockSize(); return !v, e },
-		"GetPreadInitialize":          func() (bool, error) { v, e := h.GetPreadInitialize(); return !v, e },
+	bools := []struct {
+		name string
+		get  func() (bool, error)
+		want bool
+	}{
+		{"GetFullInfo", h.GetFullInfo, false},
+		{"GetOptMode", h.GetOptMode, false},
+		{"GetTlsVerifyPeer", h.GetTlsVerifyPeer, true},
+		{"GetRequestStructuredReplies", h.GetRequestStructuredReplies, true},
+		{"GetRequestMetaContext", h.GetRequestMetaContext, true},
+		{"GetRequestBlockSize", h.GetRequestBlockSize, true},
+		{"GetPreadInitialize", h.GetPreadInitialize, true},
 	}
-	for n, f := range bools {
-		if v, err := f(); err != nil || v {
-			t.Errorf("%s: not the default (%v)", n, err)
+	for _, b := range bools {
+		if v, err := b.get(); err != nil || v != b.want {
+			t.Errorf("%s: %v (%v), want %v", b.name, v, err, b.want)
 		}
 	}
 	if tls, _ := h.GetTls(); tls != TLS_DISABLE {

@@ -61,3 +61,12 @@ func Test610ErrorOtherThread(t *testing.T) {
 		}
 	}
 }
+
+func Test610ErrorNotSupported(t *testing.T) {
+	/* A sockaddr cannot be passed from Go: refused, not a crash. */
+	h := newHandle(t)
+	err := h.AioConnect("127.0.0.1:10809")
+	if e, ok := err.(*LibnbdError); !ok || e.Errno != syscall.ENOTSUP {
+		t.Fatalf("AioConnect: %v", err)
+	}
+}
