@@ -7,8 +7,9 @@
 #
 # One warm-up round (which also checks every command's output by
 # checksum), then ROUNDS rounds running each command once, in turn,
-# each against a fresh nbdkit.  Prints per-round seconds, the median
-# seconds, and the median of the per-round ratios to aio_copy (ours).
+# each against a fresh nbdkit.  Prints per-round elapsed seconds and
+# the client's CPU seconds (which drift less on a shared machine), their
+# medians, and the medians of the per-round ratios to aio_copy (ours).
 #
 # Settings (environment): ROUNDS (5), SIZE (2560M), REQUESTS (16),
 # REQUEST_SIZE (262144).  See functions.sh for BUILDDIR.
@@ -21,7 +22,7 @@ size="${SIZE:-2560M}"
 requests="${REQUESTS:-16}"
 request_size="${REQUEST_SIZE:-262144}"
 
-require nbdkit nbdcopy go sha256sum awk getconf setsid
+require nbdkit nbdcopy go sha256sum awk getconf join /usr/bin/time
 ours_go="$builddir/golang/examples/aio_copy/aio_copy"
 [ -x "$ours_go" ] || die "no $ours_go: build the tree (make) first"
 [ -f /usr/include/libnbd.h ] ||
@@ -89,31 +90,42 @@ echo "all outputs match: $want"
 
 b0="$(busy_ticks)"; o0="$(own_ticks)"
 printf '%-6s' round; printf ' %16s' "${names[@]}"; echo
+echo "(elapsed s/client CPU s)"
 for r in $(seq 1 "$rounds"); do
   printf '%-6s' "$r"
   for n in "${names[@]}"; do
-    t0="$(date +%s.%N)"
-    serve "$(command_of "$n") \"\$uri\" $(target_of "$n")"
-    t1="$(date +%s.%N)"
-    s="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')"
+    serve "/usr/bin/time -f '%e %U %S' -o $tmpdir/time \
+           $(command_of "$n") \"\$uri\" $(target_of "$n")"
+    read -r s u k < "$tmpdir/time"
+    cpu="$(awk -v u="$u" -v k="$k" 'BEGIN { printf "%.2f", u + k }')"
     echo "$s" >> "$tmpdir/$n"
     echo "$r $s" >> "$tmpdir/$n.r"
-    printf ' %16s' "$s"
+    echo "$cpu" >> "$tmpdir/$n.cpu"
+    echo "$r $cpu" >> "$tmpdir/$n.cpur"
+    printf ' %16s' "$s/$cpu"
   done
   echo
 done
 b1="$(busy_ticks)"; o1="$(own_ticks)"
 
 printf '%-6s' median
-for n in "${names[@]}"; do printf ' %16s' "$(median < "$tmpdir/$n")"; done
+for n in "${names[@]}"; do
+  printf ' %16s' "$(median < "$tmpdir/$n")/$(median < "$tmpdir/$n.cpu")"
+done
 echo
+# ratio SUFFIX: median over rounds of this command's figure / aio_copy's.
+ratio ()
+{
+  join "$tmpdir/$1$2" "$tmpdir/aio_copy$2" | awk '{ print $2 / $3 }' |
+    median
+}
 printf '%-6s' ratio
 for n in "${names[@]}"; do
-  ratio="$(join "$tmpdir/$n.r" "$tmpdir/aio_copy.r" |
-           awk '{ print $2 / $3 }' | median)"
-  printf ' %16s' "$ratio"
+  printf ' %16s' "$(ratio "$n" .r)/$(ratio "$n" .cpur)"
 done
-echo "   (per-round time / aio_copy's, median; above 1 is slower)"
+echo
+echo "(each cell: elapsed s / client CPU s (user+sys); ratio: median of"
+echo " the per-round ratios to aio_copy's; above 1 is slower or costlier)"
 bytes="$(nbdkit -U - pattern "size=$size" --run 'nbdinfo --size "$uri"' \
          2>/dev/null || echo 0)"
 [ "$bytes" != 0 ] &&

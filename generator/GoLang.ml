@@ -118,7 +118,6 @@ let shim_params c =
 let supported c =
   not (List.exists (function SockAddrAndLen _ -> true | _ -> false) c.args)
 
-
 (* Print head, then the comma-separated items wrapped under the first
    one at 80 columns, then tail. *)
 let pr_wrapped head items tail =
@@ -232,6 +231,12 @@ let pr_shim (name, c) =
    | _ -> ());
   pr "  return ret;\n";
   pr "#else\n";
+  (* libnbd never sees the callbacks, so they are released here. *)
+  List.iter (fun cl ->
+    pr "  if (%s_id != 0)\n    golangFreeCallback (%s_id);\n"
+      cl.cbname cl.cbname
+  ) (filter_map (function Closure cl -> Some cl | _ -> None) c.args
+     @ filter_map (function OClosure cl -> Some cl | _ -> None) c.optargs);
   pr "  missing_function (err, \"nbd_%s\");\n" name;
   pr "  return %s;\n"
     (match C.c_err_value c.ret with Some v -> v | None -> "0");
