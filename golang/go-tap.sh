@@ -6,6 +6,14 @@ if [ "${GOLANG:-no}" = no ]; then
   echo "1..0 # SKIP go not found by configure (apt-get install golang-go)"
   exit 0
 fi
+case " $* " in
+  *" -race "*)
+    if [ -n "${GO_SANITIZE:-}" ]; then
+      echo "1..0 # SKIP the Go race detector cannot share a process with" \
+           "the sanitizers this libnbd is built with ($GO_SANITIZE)"
+      exit 0
+    fi ;;
+esac
 . "$srcdir/go-env.sh"
 cd "$srcdir" || exit 1
 
