@@ -425,7 +425,9 @@ let pr_arg_conversion a =
   | BytesIn _ | BytesOut _ ->
      [ sprintf "bytesPointer(%s)" n; sprintf "C.size_t(len(%s))" n ]
   | BytesPersistIn _ | BytesPersistOut _ ->
-     [ sprintf "%s.pointer()" n; sprintf "C.size_t(%s.Size)" n ]
+     (* Before any callback is registered: a freed buffer panics. *)
+     pr "\t%s := %s.pointer()\n" cn n;
+     [ cn; sprintf "C.size_t(%s.Size)" n ]
   | Closure cl ->
      pr "\tvar %sID C.long\n" cl.cbname;
      pr "\tif %s != nil {\n" n;

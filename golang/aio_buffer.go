@@ -44,7 +44,7 @@ func (b *AioBuffer) Free() {
 
 func (b *AioBuffer) check() {
 	if b.P == nil {
-		panic("libnbd: AioBuffer used after Free()")
+		panic("libnbd: AioBuffer used after Free() (or never allocated)")
 	}
 }
 

@@ -49,3 +49,23 @@ func Test700AioBufferUseAfterFree(t *testing.T) {
 		}()
 	}
 }
+
+func Test700AioBufferFreedInCall(t *testing.T) {
+	/* A freed buffer panics before libnbd or the registry sees it. */
+	h := newHandle(t)
+	b := MakeAioBuffer(512)
+	b.Free()
+	base := callbackCount()
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Errorf("AioPread of a freed buffer did not panic")
+			}
+		}()
+		h.AioPread(b, 0, &AioPreadOptargs{CompletionCallbackSet: true,
+			CompletionCallback: func(e *int) int { return 1 }})
+	}()
+	if callbackCount() != base {
+		t.Errorf("the registry kept the callback of a call that panicked")
+	}
+}
