@@ -12,7 +12,8 @@
 # medians, and the medians of the per-round ratios to aio_copy (ours).
 #
 # Settings (environment): ROUNDS (5), SIZE (2560M), REQUESTS (16),
-# REQUEST_SIZE (262144).  See functions.sh for BUILDDIR.
+# REQUEST_SIZE (262144), NAMES (the commands, default all five).  See
+# functions.sh for BUILDDIR.
 
 set -euo pipefail
 . "$(dirname "$0")/functions.sh"
@@ -45,7 +46,9 @@ echo "peer aio_copy maps: $("${peer_env[@]}" ldd "$peer_go" |
 echo "nbdcopy: $(command -v nbdcopy) ($(nbdcopy --version | head -1))"
 
 go_args=(-requests "$requests" -request-size "$request_size")
-names=(aio_copy aio_copy-init aio_copy-debian nbdcopy-sync nbdcopy)
+# NAMES picks a subset; aio_copy must be in it (the ratios use it).
+read -r -a names <<< \
+  "${NAMES:-aio_copy aio_copy-init aio_copy-debian nbdcopy-sync nbdcopy}"
 # command NAME: the client command line, the export URI appended.
 command_of ()
 {
