@@ -21,8 +21,10 @@ result () {
 unformatted=$(cd "$srcdir" && gofmt -l . 2>&1)
 printf '%s\n' "$unformatted" | sed 's/^/# /'
 result "$([ -z "$unformatted" ]; echo $?)" "gofmt -l finds nothing"
-(cd "$srcdir" && "$GOLANG" vet ./... 2>&1 | sed 's/^/# /'; exit "${PIPESTATUS[0]}")
-result $? "go vet ./..."
+vet=$(cd "$srcdir" && "$GOLANG" vet ./... 2>&1)
+rc=$?
+printf '%s\n' "$vet" | sed 's/^/# /'
+result "$rc" "go vet ./..."
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
