@@ -244,7 +244,8 @@ main (int argc, char *argv[])
   struct nbd_handle *nbd;
   int status = EXIT_SUCCESS;
 
-  progname = argv[0];
+  /* Messages name the program as typed, without its directory. */
+  progname = strrchr (argv[0], '/') ? strrchr (argv[0], '/') + 1 : argv[0];
   colour = isatty (STDOUT_FILENO);
   parse_options (argc, argv);
 
@@ -271,6 +272,10 @@ main (int argc, char *argv[])
     status = EXIT_FAILURE;
 
   close_handle (nbd);
-  out_flush ();
+  /* A list shows what it could; a single export refused prints
+   * nothing, as for every other error.
+   */
+  if (status != EXIT_FAILURE || list_all)
+    out_flush ();
   return status;
 }
