@@ -8,7 +8,7 @@ requires nbdkit --version
 # (make check-valgrind) must go through libtool to reach the binary.
 nbdinfo ()
 {
-  if [ -n "$VG" ]; then
+  if [ -n "${VG:-}" ]; then
     "${top_builddir:-..}/libtool" --mode=execute $VG \
       "${builddir:-.}/nbdinfo" "$@"
   else
