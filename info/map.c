@@ -18,6 +18,14 @@
 static bool
 append_extent (struct extent_list *l, nbd_extent e)
 {
+  /* A server may describe more than was asked (nbdkit answers a
+   * 4 GiB - 512 request with 4 GiB - 1): keep only the request, so the
+   * next one starts where this ended, still aligned.
+   */
+  if (e.length > l->limit - l->end)
+    e.length = l->limit - l->end;
+  if (e.length == 0)
+    return true;
   l->end += e.length;
   if (l->len > 0 && l->ptr[l->len - 1].flags == e.flags) {
     l->ptr[l->len - 1].length += e.length;
@@ -67,25 +75,6 @@ max_request (struct nbd_handle *nbd, uint64_t size)
   return UINT32_MAX - align + 1;
 }
 
-/* The last extents may run past the end; the map stops there. */
-static void
-trim_to_size (struct extent_list *l, uint64_t size)
-{
-  while (l->end > size) {
-    nbd_extent *last = &l->ptr[l->len - 1];
-    uint64_t over = l->end - size;
-
-    if (last->length > over) {
-      last->length -= over;
-      l->end = size;
-    }
-    else {
-      l->end -= last->length;
-      l->len--;
-    }
-  }
-}
-
 static void
 collect_extents (struct nbd_handle *nbd, uint64_t size,
                  struct extent_list *l)
@@ -97,6 +86,7 @@ collect_extents (struct nbd_handle *nbd, uint64_t size,
     uint64_t start = l->end;
     uint64_t len = size - start < max ? size - start : max;
 
+    l->limit = start + len;
     if (nbd_block_status_64 (nbd, len, start, cb, 0) == -1)
       die_nbd ();
     if (l->oom)
@@ -107,7 +97,6 @@ collect_extents (struct nbd_handle *nbd, uint64_t size,
       exit (EXIT_FAILURE);
     }
   }
-  trim_to_size (l, size);
 }
 
 void

@@ -70,6 +70,7 @@ struct extent_list {
   nbd_extent *ptr;              /* adjacent extents of one type merged */
   size_t len, cap;
   uint64_t end;                 /* offset just past the last extent */
+  uint64_t limit;               /* end of the request in flight */
   bool oom;                     /* set by the callback, checked after */
 };
 extern void do_map (struct nbd_handle *nbd);
