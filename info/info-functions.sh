@@ -4,15 +4,19 @@ source "${srcdir:-.}/../tests/functions.sh"
 
 requires nbdkit --version
 
+# Absolute, so that a test may change directory.
+builddir=$(cd "${builddir:-.}" && pwd)
+top_builddir=$(cd "${top_builddir:-..}" && pwd)
+
 # Our nbdinfo is a libtool wrapper script until installed: valgrind
 # (make check-valgrind) must go through libtool to reach the binary.
 nbdinfo ()
 {
   if [ -n "${VG:-}" ]; then
-    "${top_builddir:-..}/libtool" --mode=execute $VG \
-      "${builddir:-.}/nbdinfo" "$@"
+    "$top_builddir/libtool" --mode=execute $VG \
+      "$builddir/nbdinfo" "$@"
   else
-    "${builddir:-.}/nbdinfo" "$@"
+    "$builddir/nbdinfo" "$@"
   fi
 }
 
