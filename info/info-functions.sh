@@ -71,7 +71,7 @@ json_check ()
 import json, sys
 j = json.load(open(sys.argv[1]))
 for e in sys.argv[2:]:
-    if not eval(e):
+    if not eval("(" + e + ")"):
         sys.exit("FAIL: %s is false for %s" % (e, json.dumps(j)))
 PY
 }

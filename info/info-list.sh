@@ -11,8 +11,9 @@ requires python3 --version
 # interleaved), each with its own size; the handle is the name.  It
 # must serve parallel connections, as --content opens one per export
 # while the first is still open.
+list='INTERLEAVED\nsmall\na small disk\nbig\n\nweird "q"\nback\\slash\n'
 start_nbdkit three eval thread_model='echo parallel' \
-  list_exports='printf "INTERLEAVED\nsmall\na small disk\nbig\n\nweird \"q\"\nback\\\\slash\n"' \
+  list_exports="printf '$list'" \
   open='echo "$3"' \
   get_size='case "$2" in small) echo 512;; big) echo 1G;; *) echo 2M;; esac' \
   pread='dd if=/dev/zero count=$3 iflag=count_bytes status=none'
@@ -35,9 +36,11 @@ nbdinfo --list "nbd+unix:///big?socket=$tmp/three.sock" |
 
 nbdinfo --list --json "$uri" > "$tmp/list.json"
 json_check "$tmp/list.json" \
-  '[e["export-name"] for e in j["exports"]] == ["small", "big", "weird \"q\""]' \
+  '[e["export-name"] for e in j["exports"]] ==
+     ["small", "big", "weird \"q\""]' \
   '[e["export-size"] for e in j["exports"]] == [512, 1 << 30, 2 << 20]' \
-  '[e.get("description") for e in j["exports"]] == ["a small disk", None, "back\\slash"]' \
+  '[e.get("description") for e in j["exports"]] ==
+     ["a small disk", None, "back\\slash"]' \
   'all("content" not in e for e in j["exports"])'
 
 # With --content each export gets a connection of its own.

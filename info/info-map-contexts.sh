@@ -41,7 +41,8 @@ diff -u want dirty
 nbdinfo --map=qemu:dirty-bitmap:b0 --totals --json -- \
   [ qemu-nbd -r -f qcow2 -B b0 top.qcow2 ] > dirty.json
 json_check dirty.json \
-  '[(t["type"], t["size"], t["description"]) for t in j] == [(0, 4128768, "clean"), (1, 65536, "dirty")]'
+  '[(t["type"], t["size"], t["description"]) for t in j] ==
+     [(0, 4128768, "clean"), (1, 65536, "dirty")]'
 
 nbdinfo --no-content -- [ qemu-nbd -r -f qcow2 -A -B b0 top.qcow2 ] |
   sed -n '/contexts:/,/is_rotational/p' > contexts

@@ -25,9 +25,12 @@ nbdinfo --map=base:allocation "$uri" | diff -u "$tmp/want" -
 nbdinfo --map --json "$uri" > "$tmp/map.json"
 json_check "$tmp/map.json" \
   'len(j) == 6' \
-  'j[0] == {"offset": 0, "length": 65536, "type": 0, "description": "data"}' \
-  'j[1] == {"offset": 65536, "length": 983040, "type": 3, "description": "hole,zero"}' \
-  'j[5] == {"offset": 4227072, "length": 4161536, "type": 3, "description": "hole,zero"}' \
+  'j[0] == {"offset": 0, "length": 65536, "type": 0,
+            "description": "data"}' \
+  'j[1] == {"offset": 65536, "length": 983040, "type": 3,
+            "description": "hole,zero"}' \
+  'j[5] == {"offset": 4227072, "length": 4161536, "type": 3,
+            "description": "hole,zero"}' \
   'all(a["offset"] + a["length"] == b["offset"] for a, b in zip(j, j[1:]))'
 
 # A fully allocated export is one extent; an empty one has none.
