@@ -238,11 +238,28 @@ show_all (struct nbd_handle *nbd)
   return ok;
 }
 
+/* Runs the mode chosen; returns the exit status. */
+static int
+run_mode (struct nbd_handle *nbd)
+{
+  if (size_only)
+    do_size (nbd);
+  else if (uri_only)
+    do_uri (nbd);
+  else if (can_flag)
+    return do_can (nbd);
+  else if (map_context)
+    do_map (nbd);
+  else if (!show_all (nbd))
+    return EXIT_FAILURE;
+  return EXIT_SUCCESS;
+}
+
 int
 main (int argc, char *argv[])
 {
   struct nbd_handle *nbd;
-  int status = EXIT_SUCCESS;
+  int status;
 
   /* Messages name the program as typed, without its directory. */
   progname = strrchr (argv[0], '/') ? strrchr (argv[0], '/') + 1 : argv[0];
@@ -259,19 +276,9 @@ main (int argc, char *argv[])
   if (map_context && nbd_add_meta_context (nbd, map_context) == -1)
     die_nbd ();
   connect_handle (nbd);
-
-  if (size_only)
-    do_size (nbd);
-  else if (uri_only)
-    do_uri (nbd);
-  else if (can_flag)
-    status = do_can (nbd);
-  else if (map_context)
-    do_map (nbd);
-  else if (!show_all (nbd))
-    status = EXIT_FAILURE;
-
+  status = run_mode (nbd);
   close_handle (nbd);
+
   /* A list shows what it could; a single export refused prints
    * nothing, as for every other error.
    */
