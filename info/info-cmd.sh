@@ -4,6 +4,8 @@
 set -euo pipefail
 source "${srcdir:-.}/info-functions.sh"
 
+requires python3 --version
+
 [ "$(nbdinfo --size -- [ nbdkit null 1M ])" = 1048576 ]
 expect_status 0 nbdinfo --is read-only -- [ nbdkit -r null 1M ]
 expect_status 2 nbdinfo --is read-only -- [ nbdkit null 1M ]

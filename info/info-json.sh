@@ -4,6 +4,7 @@
 set -euo pipefail
 source "${srcdir:-.}/info-functions.sh"
 
+requires file --version
 requires python3 --version
 
 start_nbdkit mem memory 1M

@@ -5,6 +5,7 @@
 set -euo pipefail
 source "${srcdir:-.}/info-functions.sh"
 
+requires python3 --version
 requires qemu-img --version
 requires qemu-io --version
 requires qemu-nbd --version

@@ -3,6 +3,8 @@
 set -euo pipefail
 source "${srcdir:-.}/info-functions.sh"
 
+requires file --version
+
 start_nbdkit mem memory 1M
 nbdinfo "$uri" > "$tmp/out"
 cat > "$tmp/want" <<EOT
