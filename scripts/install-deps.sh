@@ -10,6 +10,7 @@ packages=(
   nbdkit qemu-utils nbd-server
   valgrind strace g++ libnbd-bin
   golang-go
+  file python3 groff-base
 )
 
 missing=()

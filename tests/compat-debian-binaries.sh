@@ -26,7 +26,7 @@ d=$(mktemp -d)
 cleanup_fn rm -rf "$d"
 
 # nbdinfo reports the export as the server describes it.
-nbdkit -U - -r memory 1M --run '$VG nbdinfo --json "$uri"' > "$d/info.json"
+nbdkit -U - -r memory 1M --run '$VG /usr/bin/nbdinfo --json "$uri"' > "$d/info.json"
 grep -q '"export-size": 1048576' "$d/info.json"
 grep -q '"is_read_only": true' "$d/info.json"
 grep -q '"base:allocation"' "$d/info.json"

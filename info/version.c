@@ -1,0 +1,28 @@
+/* version.c: -V, the versions of nbdinfo and of the libnbd it runs on. */
+
+#include <config.h>
+
+#include <stdio.h>
+
+#include <libnbd.h>
+
+#include "nbdinfo.h"
+
+void
+print_version (void)
+{
+  struct nbd_handle *nbd;
+
+  printf ("nbdinfo %s\n", PACKAGE_VERSION);
+  /* Print the first line now in case the library fails below. */
+  fflush (stdout);
+
+  /* The library loaded may be another build than the one compiled
+   * against; ask it.
+   */
+  nbd = nbd_create ();
+  if (nbd == NULL)
+    return;
+  printf ("%s %s\n", nbd_get_package_name (nbd), nbd_get_version (nbd));
+  nbd_close (nbd);
+}
