@@ -343,6 +343,10 @@ extern bool nbd_internal_send_pending (struct nbd_handle *h);
 extern void nbd_internal_gather_requests (struct nbd_handle *h);
 extern int nbd_internal_send_gathered (struct nbd_handle *h);
 
+/* ---- crypto.c ---- */
+extern int nbd_internal_tls_start (struct nbd_handle *h);
+extern int nbd_internal_tls_handshake (struct nbd_handle *h);
+
 /* ---- handshake.c ---- */
 extern int nbd_internal_step_recv (struct nbd_handle *h,
                                    enum state *next_state, enum state next);
