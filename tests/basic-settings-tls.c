@@ -20,19 +20,13 @@ main (void)
 
   CHECK (nbd_get_tls (h) == LIBNBD_TLS_DISABLE);
   CHECK (nbd_set_tls (h, LIBNBD_TLS_DISABLE) == 0);
-  if (nbd_supports_tls (h)) {
-    CHECK (nbd_set_tls (h, LIBNBD_TLS_ALLOW) == 0);
-    CHECK (nbd_get_tls (h) == LIBNBD_TLS_ALLOW);
-    CHECK (nbd_set_tls (h, LIBNBD_TLS_REQUIRE) == 0);
-    CHECK (nbd_get_tls (h) == LIBNBD_TLS_REQUIRE);
-    CHECK (nbd_set_tls (h, LIBNBD_TLS_DISABLE) == 0);
-    CHECK (nbd_get_tls (h) == LIBNBD_TLS_DISABLE);
-  }
-  else {
-    /* Without TLS support only "disable" is accepted. */
-    CHECK (nbd_set_tls (h, LIBNBD_TLS_REQUIRE) == -1);
-    CHECK (nbd_get_tls (h) == LIBNBD_TLS_DISABLE);
-  }
+  CHECK (nbd_supports_tls (h) == 1);
+  CHECK (nbd_set_tls (h, LIBNBD_TLS_ALLOW) == 0);
+  CHECK (nbd_get_tls (h) == LIBNBD_TLS_ALLOW);
+  CHECK (nbd_set_tls (h, LIBNBD_TLS_REQUIRE) == 0);
+  CHECK (nbd_get_tls (h) == LIBNBD_TLS_REQUIRE);
+  CHECK (nbd_set_tls (h, LIBNBD_TLS_DISABLE) == 0);
+  CHECK (nbd_get_tls (h) == LIBNBD_TLS_DISABLE);
   CHECK (nbd_set_tls (h, LIBNBD_TLS_REQUIRE + 1) == -1);
   CHECK_ERROR (EINVAL, "nbd_set_tls: ");
 
