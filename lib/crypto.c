@@ -41,13 +41,32 @@ struct tls_socket {
   size_t raw_start, raw_end;
 };
 
-/* A fatal GnuTLS error seen by recv or send: the caller reports errno.
- * The peer vanishing is a reset; anything else is a broken stream.
+/* The errno for a fatal GnuTLS error: the peer hanging up is a reset
+ * or a broken pipe, as on a plain socket; anything else is a broken
+ * stream.
+ */
+static int
+errno_of_gnutls (int err)
+{
+  switch (err) {
+  case GNUTLS_E_PREMATURE_TERMINATION:
+  case GNUTLS_E_PULL_ERROR:
+    return ECONNRESET;
+  case GNUTLS_E_PUSH_ERROR:
+    return EPIPE;
+  default:
+    return EPROTO;
+  }
+}
+
+/* A fatal error in recv or send: the caller reports errno and
+ * sock->why.
  */
 static ssize_t
-tls_fail (int err)
+tls_fail (struct tls_socket *t, int err)
 {
-  errno = err == GNUTLS_E_PREMATURE_TERMINATION ? ECONNRESET : EPROTO;
+  t->base.why = gnutls_strerror (err);
+  errno = errno_of_gnutls (err);
   return -1;
 }
 
@@ -83,7 +102,7 @@ tls_recv (struct socket *sock, void *buf, size_t len)
     else if (got > 0)
       break;                    /* report the error on the next call */
     else
-      return tls_fail (r);
+      return tls_fail (t, r);
   }
   return got;
 }
@@ -103,7 +122,7 @@ tls_flush (struct tls_socket *t)
     return -1;
   }
   if (r < 0)
-    return tls_fail (r);
+    return tls_fail (t, r);
   if (t->flush == FLUSH_CORK)
     r = t->corked;
   t->flush = FLUSH_NONE;
@@ -130,7 +149,7 @@ tls_send_corked (struct tls_socket *t, const struct iovec *iov)
   if (gnutls_record_send (t->session, iov[0].iov_base, first) < 0 ||
       gnutls_record_send (t->session, iov[1].iov_base, second) < 0) {
     (void) gnutls_record_uncork (t->session, 0);
-    return tls_fail (GNUTLS_E_INTERNAL_ERROR);
+    return tls_fail (t, GNUTLS_E_INTERNAL_ERROR);
   }
   t->corked = first + second;
   t->flush = FLUSH_CORK;
@@ -141,7 +160,7 @@ tls_send_corked (struct tls_socket *t, const struct iovec *iov)
   }
   t->flush = FLUSH_NONE;
   if (r < 0)
-    return tls_fail (r);
+    return tls_fail (t, r);
   return t->corked;
 }
 
@@ -164,7 +183,7 @@ tls_sendv (struct socket *sock, const struct iovec *iov, int n, int flags)
     return -1;
   }
   if (r < 0)
-    return tls_fail (r);
+    return tls_fail (t, r);
   return r;
 }
 
@@ -591,8 +610,8 @@ handshake_error (struct tls_socket *t, int err)
       return;
     }
   }
-  set_error (err == GNUTLS_E_PREMATURE_TERMINATION ? ECONNRESET : EPROTO,
-             "TLS handshake: %s", gnutls_strerror (err));
+  set_error (errno_of_gnutls (err), "TLS handshake: %s",
+             gnutls_strerror (err));
 }
 
 /* One step of the handshake.  Returns 0 done, 1 wait to read, 2 wait

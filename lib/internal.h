@@ -91,6 +91,7 @@ struct socket_ops {
 struct socket {
   const struct socket_ops *ops;
   int fd;
+  const char *why;              /* TLS: why the last call failed, or NULL */
 };
 
 /* Callbacks a command carries; the wrapper frees what we did not take. */

@@ -4,7 +4,7 @@
  *
  * tls-client [--tls allow|require|disable] [--psk FILE] [--user NAME]
  *            [--certs DIR] [--hostname NAME] [--no-verify]
- *            [--negotiated 0|1] [--aio] [--fail ERRNO-NAME]
+ *            [--negotiated 0|1] [--aio] [--fail ERRNO-NAME[|ERRNO-NAME]]
  *            [--max-sent BYTES] [--opt-starttls 0|1]
  *            (--uri URI | -- SERVER ARGV...)
  */
@@ -24,6 +24,7 @@
 
 #define NR_CMDS 64
 #define BLOCK 65536
+#define MAX_FAIL 4
 
 struct options {
   int tls;
@@ -31,7 +32,7 @@ struct options {
   int verify;
   int negotiated;               /* -1: don't check */
   int aio;
-  int fail_errno;               /* 0: expect success */
+  int fail[MAX_FAIL];           /* errnos accepted; [0] == 0: success */
   long max_sent;                /* on failure, -1: don't check */
   int opt_starttls;             /* -1: no opt mode, else the result */
   char **argv;
@@ -43,7 +44,7 @@ errno_of_name (const char *s)
   static const struct { const char *name; int err; } names[] = {
     { "ENOENT", ENOENT }, { "EINVAL", EINVAL }, { "EPROTO", EPROTO },
     { "ENOTSUP", ENOTSUP }, { "ECONNRESET", ECONNRESET },
-    { "EPERM", EPERM }, { "ENOTDIR", ENOTDIR },
+    { "EPERM", EPERM }, { "ENOTDIR", ENOTDIR }, { "EPIPE", EPIPE },
   };
   size_t i;
 
@@ -63,6 +64,32 @@ tls_of_name (const char *s)
   if (strcmp (s, "disable") == 0)
     return LIBNBD_TLS_DISABLE;
   FAIL ("unknown TLS setting %s", s);
+}
+
+/* "EPROTO", or where a race decides, alternatives: "EPROTO|EPIPE". */
+static void
+parse_fail (struct options *o, char *arg)
+{
+  char *name;
+  size_t n = 0;
+
+  for (name = strtok (arg, "|"); name; name = strtok (NULL, "|")) {
+    if (n == MAX_FAIL)
+      FAIL ("too many errno names");
+    o->fail[n++] = errno_of_name (name);
+  }
+}
+
+/* The errno expected: the one that happened if it is in the list. */
+static int
+expected_errno (const struct options *o)
+{
+  size_t i;
+
+  for (i = 0; i < MAX_FAIL && o->fail[i]; ++i)
+    if (o->fail[i] == nbd_get_errno ())
+      return o->fail[i];
+  return o->fail[0];
 }
 
 static void
@@ -95,7 +122,7 @@ parse (int argc, char **argv, struct options *o)
     case 'V': o->verify = 0; break;
     case 'n': o->negotiated = atoi (optarg); break;
     case 'a': o->aio = 1; break;
-    case 'f': o->fail_errno = errno_of_name (optarg); break;
+    case 'f': parse_fail (o, optarg); break;
     case 'U': o->uri = optarg; break;
     case 'm': o->max_sent = atol (optarg); break;
     case 'o': o->opt_starttls = atoi (optarg); break;
@@ -217,12 +244,12 @@ main (int argc, char *argv[])
   if (o.opt_starttls >= 0)
     CHECK (nbd_set_opt_mode (h, true) == 0);
   r = o.uri ? nbd_connect_uri (h, o.uri) : nbd_connect_command (h, o.argv);
-  if (o.fail_errno) {
+  if (o.fail[0]) {
     if (r != -1)
-      FAIL ("connected, but expected failure with errno %d", o.fail_errno);
+      FAIL ("connected, but expected failure with errno %d", o.fail[0]);
     fprintf (stderr, "tls-client: failed as expected: %s\n",
              nbd_get_error ());
-    CHECK_ERROR (o.fail_errno, o.uri ? "nbd_connect_uri: "
+    CHECK_ERROR (expected_errno (&o), o.uri ? "nbd_connect_uri: "
                  : "nbd_connect_command: ");
     /* No request went out in plaintext: only the handshake so far. */
     if (o.max_sent >= 0 && nbd_stats_bytes_sent (h) > (uint64_t) o.max_sent)
