@@ -5,7 +5,7 @@
  * tls-client [--tls allow|require|disable] [--psk FILE] [--user NAME]
  *            [--certs DIR] [--hostname NAME] [--no-verify]
  *            [--negotiated 0|1] [--aio] [--fail ERRNO-NAME[|ERRNO-NAME]]
- *            [--max-sent BYTES] [--opt-starttls 0|1]
+ *            [--max-sent BYTES] [--opt-starttls 0|1] [--manual-poll]
  *            (--uri URI | -- SERVER ARGV...)
  */
 #include <config.h>
@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <getopt.h>
+#include <poll.h>
 
 #include <libnbd.h>
 
@@ -35,6 +36,7 @@ struct options {
   int fail[MAX_FAIL];           /* errnos accepted; [0] == 0: success */
   long max_sent;                /* on failure, -1: don't check */
   int opt_starttls;             /* -1: no opt mode, else the result */
+  int manual_poll;              /* connect with our own poll loop */
   char **argv;
 };
 
@@ -102,6 +104,7 @@ parse (int argc, char **argv, struct options *o)
     { "negotiated", 1, NULL, 'n' }, { "aio", 0, NULL, 'a' },
     { "fail", 1, NULL, 'f' }, { "uri", 1, NULL, 'U' },
     { "max-sent", 1, NULL, 'm' }, { "opt-starttls", 1, NULL, 'o' },
+    { "manual-poll", 0, NULL, 'M' },
     { NULL, 0, NULL, 0 },
   };
   int c;
@@ -126,6 +129,7 @@ parse (int argc, char **argv, struct options *o)
     case 'U': o->uri = optarg; break;
     case 'm': o->max_sent = atol (optarg); break;
     case 'o': o->opt_starttls = atoi (optarg); break;
+    case 'M': o->manual_poll = 1; break;
     default: FAIL ("bad option");
     }
   }
@@ -213,6 +217,38 @@ aio_io (struct nbd_handle *h)
   free (rbuf);
 }
 
+/* Connect with nbd_aio_connect_command and our own poll loop, waiting
+ * for what nbd_aio_get_direction says: the TLS handshake must report
+ * the direction GnuTLS needs, or this loop stalls (and the test times
+ * out).
+ */
+static int
+connect_manual (struct nbd_handle *h, char **argv)
+{
+  if (nbd_aio_connect_command (h, argv) == -1)
+    return -1;
+  while (nbd_aio_is_connecting (h)) {
+    unsigned dir = nbd_aio_get_direction (h);
+    struct pollfd p = { .fd = nbd_aio_get_fd (h), .events = 0 };
+
+    CHECK (p.fd >= 0);
+    if (dir & LIBNBD_AIO_DIRECTION_READ)
+      p.events |= POLLIN;
+    if (dir & LIBNBD_AIO_DIRECTION_WRITE)
+      p.events |= POLLOUT;
+    CHECK (p.events != 0);
+    CHECK (poll (&p, 1, 30000) == 1);
+    if ((p.revents & (POLLIN | POLLHUP | POLLERR)) &&
+        (dir & LIBNBD_AIO_DIRECTION_READ)) {
+      if (nbd_aio_notify_read (h) == -1)
+        return -1;
+    }
+    else if (nbd_aio_notify_write (h) == -1)
+      return -1;
+  }
+  return nbd_aio_is_ready (h) ? 0 : -1;
+}
+
 /* Opt mode: ask for TLS by hand, check the answer, then pick the
  * export.  A second request must not undo the first.
  */
@@ -243,7 +279,12 @@ main (int argc, char *argv[])
   apply (h, &o);
   if (o.opt_starttls >= 0)
     CHECK (nbd_set_opt_mode (h, true) == 0);
-  r = o.uri ? nbd_connect_uri (h, o.uri) : nbd_connect_command (h, o.argv);
+  if (o.uri)
+    r = nbd_connect_uri (h, o.uri);
+  else if (o.manual_poll)
+    r = connect_manual (h, o.argv);
+  else
+    r = nbd_connect_command (h, o.argv);
   if (o.fail[0]) {
     if (r != -1)
       FAIL ("connected, but expected failure with errno %d", o.fail[0]);
