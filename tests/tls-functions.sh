@@ -41,7 +41,8 @@ _tls_cert ()
 
 # A PKI: $tls_dir/ca (the CA), server (for nbdkit and qemu-nbd: a
 # certificate for the name localhost only), client (a client
-# certificate), anon (the CA only, no client certificate), other (a
+# certificate), anon (the CA only, no client certificate), noca (the
+# client certificate but no CA: the system's CAs are used), other (a
 # different CA that signed nothing here).
 tls_make_pki ()
 {
@@ -56,6 +57,8 @@ tls_make_pki ()
   cp "$d/ca/ca-cert.pem" "$d/server/"
   cp "$d/ca/ca-cert.pem" "$d/client/"
   cp "$d/ca/ca-cert.pem" "$d/anon/"
+  mkdir "$d/noca"
+  cp "$d/client/client-cert.pem" "$d/client/client-key.pem" "$d/noca/"
   _tls_ca "$d/other" "some other CA"
   rm "$d/other/ca-key.pem"
 }

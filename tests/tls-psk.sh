@@ -26,6 +26,10 @@ nbdkit -U "$d/sock" --tls=require --tls-psk="$d/keys.psk" \
          --uri 'nbds+unix://alice@/?socket=$d/sock&tls-psk-file=$d/keys.psk'" \
   memory 1M
 
+# Without nbd_set_tls_username the login name ($LOGNAME) is the user.
+LOGNAME=alice tls_client --psk "$d/keys.psk" --negotiated 1 \
+  -- "${server[@]}" --tls=require memory 1M
+
 # Wrong key, or a user the server does not know: the server drops the
 # connection during the handshake.
 tls_client --psk "$d/wrong.psk" --user alice --fail ECONNRESET \

@@ -50,6 +50,9 @@ tls_client --certs "$d/other" --hostname localhost --fail EPROTO \
 # ... which is fine when told not to check it.
 tls_client --certs "$d/other" --no-verify --negotiated 1 \
   -- "${server[@]}" --tls=require memory 1M
+# No ca-cert.pem: the system's CAs are used, and they do not know ours.
+tls_client --certs "$d/noca" --hostname localhost --fail EPROTO \
+  -- "${server[@]}" --tls=require memory 1M
 # The certificate is for localhost, not for this name.
 tls_client --certs "$d/client" --hostname wrong.example.com --fail EPROTO \
   -- "${server[@]}" --tls=require memory 1M
