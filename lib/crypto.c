@@ -36,7 +36,7 @@ struct tls_socket {
    */
   enum { FLUSH_NONE, FLUSH_RECORD, FLUSH_CORK } flush;
   size_t corked;                /* FLUSH_CORK: plaintext bytes held */
-  /* Unix sockets only: ciphertext read ahead, or NULL (see pull). */
+  /* Ciphertext read ahead, or NULL (see pull). */
   char *raw;
   size_t raw_start, raw_end;
 };
@@ -246,8 +246,9 @@ static const struct socket_ops tls_ops = {
 /* GnuTLS reads each record in two recv calls, its 5-byte header and
  * then its body, which is two syscalls per reply or more.  Reading
  * ahead in RAW_AHEAD_SIZE blocks takes many records at once, as the
- * plain socket does.  Used on Unix sockets only: on TCP GnuTLS keeps
- * the fd, so that it can hand the session to kernel TLS.
+ * plain socket does.  The handshake runs on GnuTLS's own fd transport,
+ * so that GnuTLS can hand the session to kernel TLS; when it did not
+ * (for receiving), reading switches to this read-ahead.
  */
 #define RAW_AHEAD_SIZE (64 * 1024)
 
@@ -290,20 +291,10 @@ pull_timeout (gnutls_transport_ptr_t ptr, unsigned ms)
   return poll (&p, 1, ms == GNUTLS_INDEFINITE_TIMEOUT ? -1 : (int) ms);
 }
 
-/* Connect the session to the fd: read-ahead for Unix sockets, the fd
- * itself (kTLS possible) otherwise.
- */
+/* After the handshake, unless kTLS receives: read through RAW. */
 static int
-set_transport (struct tls_socket *t)
+use_read_ahead (struct tls_socket *t)
 {
-  struct sockaddr_storage ss;
-  socklen_t len = sizeof ss;
-
-  if (getsockname (t->base.fd, (struct sockaddr *) &ss, &len) == -1 ||
-      ss.ss_family != AF_UNIX) {
-    gnutls_transport_set_int (t->session, t->base.fd);
-    return 0;
-  }
   t->raw = malloc (RAW_AHEAD_SIZE);
   if (t->raw == NULL) {
     set_error (errno, "malloc");
@@ -572,9 +563,9 @@ nbd_internal_tls_start (struct nbd_handle *h)
   t->base.ops = &tls_ops;
   t->base.fd = h->sock->ops->get_fd (h->sock);
   t->plain = h->sock;
-  r = set_transport (t);
-  if (r == 0)
-    r = h->tls_psk_file ? setup_psk (h, t) : setup_x509 (h, t);
+  /* An fd transport, not callbacks, so GnuTLS may hand it to kTLS. */
+  gnutls_transport_set_int (t->session, t->base.fd);
+  r = h->tls_psk_file ? setup_psk (h, t) : setup_x509 (h, t);
   h->sock = &t->base;           /* from now on closing frees t */
   h->recv_drained = false;
   return r;
@@ -629,7 +620,9 @@ nbd_internal_tls_handshake (struct nbd_handle *h)
       t->handshake_done = true;
       if (h->debug)
         debug_ktls (h, t->session);
-      return 0;
+      if (gnutls_transport_is_ktls_enabled (t->session) & GNUTLS_KTLS_RECV)
+        return 0;
+      return use_read_ahead (t);
     }
     if (err == GNUTLS_E_AGAIN || err == GNUTLS_E_INTERRUPTED)
       return gnutls_record_get_direction (t->session) ? 2 : 1;
