@@ -22,6 +22,9 @@ let () =
   out "lib/libnbd.syms" C.generate_lib_libnbd_syms;
   out "lib/states.h" States_emit.generate_lib_states_h;
   out "lib/states.c" (fun () -> States_emit.generate_lib_states_c fragments);
+  let golang = Filename.concat outdir "golang" in
+  if not (Sys.file_exists golang) then Unix.mkdir golang 0o755;
+  GoLang.generate out;
   (* The man pages and their list for docs/Makefile.am. *)
   let docs = Filename.concat outdir "docs" in
   if not (Sys.file_exists docs) then Unix.mkdir docs 0o755;

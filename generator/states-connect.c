@@ -3,22 +3,8 @@
  */
 
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/wait.h>
 #include <sys/un.h>
-
-/* Close every fd from 3 up in a child, except KEEP. */
-static void
-close_other_fds (int keep)
-{
-  int fd, max = sysconf (_SC_OPEN_MAX);
-
-  if (max < 0 || max > 65536)
-    max = 65536;
-  for (fd = 3; fd < max; ++fd)
-    if (fd != keep)
-      close (fd);
-}
 
 /* Finish a connect whose socket is h->sock: 0 done, 1 still going,
  * -1 failed (error set).
@@ -149,26 +135,18 @@ STATE_MACHINE {
  CONNECT_COMMAND.START:
   int sv[2];
   pid_t pid;
+  struct child_spec child = { .argv = h->argv.ptr, .targets = { 0, 1 } };
 
   if (socketpair (AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC, 0, sv) == -1) {
     set_error (errno, "socketpair");
     return -1;
   }
-  pid = fork ();
+  child.fd = sv[1];             /* the server's stdin and stdout */
+  pid = nbd_internal_fork_exec (h, &child);
   if (pid == -1) {
-    set_error (errno, "fork");
     close (sv[0]);
     close (sv[1]);
     return -1;
-  }
-  if (pid == 0) {               /* child: the server on stdin/stdout */
-    close (sv[0]);
-    dup2 (sv[1], 0);
-    dup2 (sv[1], 1);
-    close_other_fds (-1);
-    signal (SIGPIPE, SIG_DFL);
-    execvp (h->argv.ptr[0], h->argv.ptr);
-    _exit (126);
   }
   close (sv[1]);
   h->pid = pid;

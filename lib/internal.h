@@ -428,8 +428,21 @@ extern void nbd_internal_opt_complete_msg (struct nbd_handle *h, int err,
                                            uint32_t reply);
 extern int nbd_internal_opt_wait (struct nbd_handle *h);
 
-/* ---- uri.c ---- */
-extern int nbd_internal_is_uri (const char *s);
+/* ---- subprocess.c ---- */
+/* A child to start: FD becomes each of TARGETS (-1 ends the list), the
+ * other fds from 3 up are closed, and ARGV runs with ENVP (NULL: ours).
+ * If LISTEN_PID is set, the child writes "LISTEN_PID=<its pid>" there
+ * before exec (room for 32 bytes).
+ */
+struct child_spec {
+  char **argv;
+  char **envp;
+  int fd;
+  int targets[2];
+  char *listen_pid;
+};
+extern pid_t nbd_internal_fork_exec (struct nbd_handle *h,
+                                     const struct child_spec *spec);
 
 /* Load and store the state that lock-free calls read. */
 static inline void

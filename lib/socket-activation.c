@@ -8,9 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <errno.h>
-#include <signal.h>
 #include <sys/un.h>
-#include <fcntl.h>
 
 #include "internal.h"
 
@@ -47,24 +45,6 @@ prepare_env (struct nbd_handle *h, size_t *pid_index)
   return env;
 }
 
-/* Async-signal-safe decimal formatting for the child. */
-static void
-format_pid (char *buf, pid_t pid)
-{
-  char tmp[32];
-  int n = 0;
-
-  strcpy (buf, "LISTEN_PID=");
-  do {
-    tmp[n++] = '0' + pid % 10;
-    pid /= 10;
-  } while (pid > 0);
-  buf += strlen (buf);
-  while (n > 0)
-    *buf++ = tmp[--n];
-  *buf = '\0';
-}
-
 static int
 make_listening_socket (struct nbd_handle *h)
 {
@@ -86,7 +66,7 @@ make_listening_socket (struct nbd_handle *h)
     return -1;
   }
   strcpy (sun.sun_path, h->sact_sockpath);
-  fd = socket (AF_UNIX, SOCK_STREAM, 0);
+  fd = socket (AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC, 0);
   if (fd == -1 ||
       bind (fd, (struct sockaddr *) &sun, sizeof sun) == -1 ||
       listen (fd, SOMAXCONN) == -1) {
@@ -107,6 +87,9 @@ nbd_internal_socket_activation (struct nbd_handle *h)
   char pidbuf[64];
   char **env;
   int fd = make_listening_socket (h);
+  struct child_spec child = { .argv = h->argv.ptr, .fd = fd,
+                              .targets = { FIRST_SOCKET_ACTIVATION_FD, -1 },
+                              .listen_pid = pidbuf };
   pid_t pid;
 
   if (fd == -1)
@@ -117,33 +100,15 @@ nbd_internal_socket_activation (struct nbd_handle *h)
     close (fd);
     return -1;
   }
-  pid = fork ();
-  if (pid == 0) {
-    int i, max = sysconf (_SC_OPEN_MAX);
-    if (fd != FIRST_SOCKET_ACTIVATION_FD) {
-      dup2 (fd, FIRST_SOCKET_ACTIVATION_FD);
-      close (fd);
-    }
-    else
-      fcntl (fd, F_SETFD, 0);
-    if (max < 0 || max > 65536)
-      max = 65536;
-    for (i = FIRST_SOCKET_ACTIVATION_FD + 1; i < max; ++i)
-      close (i);
-    format_pid (pidbuf, getpid ());
-    env[pid_index] = pidbuf;
-    signal (SIGPIPE, SIG_DFL);
-    execvpe (h->argv.ptr[0], h->argv.ptr, env);
-    _exit (126);
-  }
+  env[pid_index] = pidbuf;      /* filled in by the child */
+  child.envp = env;
+  pid = nbd_internal_fork_exec (h, &child);
   if (h->socket_activation_name)
     free (env[pid_index + 2]);
   free (env);
   close (fd);
-  if (pid == -1) {
-    set_error (errno, "fork");
+  if (pid == -1)
     return -1;
-  }
   h->pid = pid;
   return 0;
 }

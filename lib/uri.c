@@ -682,29 +682,28 @@ nbd_unlocked_get_uri (struct nbd_handle *h)
   return ret;
 }
 
-/* A heuristic, as in libnbd: a known scheme, then something that
- * libxml2 can parse.  It does not promise that connecting will work.
+/* A heuristic, as in libnbd 1.22: "nbd" or "nbds", optionally with
+ * "+unix", "+vsock" or "+ssh", then "://", in any case.  Nothing more
+ * is checked: it does not promise that connecting will work.
  */
-int
-nbd_internal_is_uri (const char *s)
-{
-  size_t len = strcspn (s, ":");
-  xmlURIPtr uri;
-
-  if (s[len] != ':' || find_scheme (s, len) == NULL)
-    return 0;
-  uri = xmlParseURI (s);
-  if (uri == NULL)
-    return 0;
-  xmlFreeURI (uri);
-  return 1;
-}
-
 int
 nbd_unlocked_is_uri (struct nbd_handle *h, const char *uri)
 {
+  static const char *const transports[] = { "://", "+unix://",
+                                            "+vsock://", "+ssh://" };
+  const char *rest;
+  size_t i;
+
   (void) h;
-  return nbd_internal_is_uri (uri);
+  if (strncasecmp (uri, "nbd", 3) != 0)
+    return 0;
+  rest = uri + 3;
+  if (*rest == 's' || *rest == 'S')
+    rest++;
+  for (i = 0; i < sizeof transports / sizeof transports[0]; ++i)
+    if (strncasecmp (rest, transports[i], strlen (transports[i])) == 0)
+      return 1;
+  return 0;
 }
 
 int

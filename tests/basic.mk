@@ -24,6 +24,13 @@ basic_c_tests = \
 	basic-connect-command \
 	basic-connect-socket \
 	basic-connect-systemd \
+	basic-subprocess-fds \
+	basic-settings-more \
+	basic-connect-vsock \
+	basic-extended-absent \
+	basic-opt-mode \
+	basic-opt-aio \
+	basic-handshake-flags \
 	basic-aio-connect \
 	basic-info-flags \
 	basic-nozero \
@@ -55,11 +62,3 @@ EXTRA_DIST += docs-man-pages.sh
 # The generator refuses inconsistent tables and state machines.
 TESTS += generator-rejects.sh
 EXTRA_DIST += generator-rejects.sh
-
-# Opt mode: the nbd_opt_* calls.
-check_PROGRAMS += basic-opt-mode
-TESTS += basic-opt-mode
-
-# Each set of handshake flags (the EXPORT_NAME path, NO_ZEROES).
-check_PROGRAMS += basic-handshake-flags
-TESTS += basic-handshake-flags

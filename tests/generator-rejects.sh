@@ -28,7 +28,7 @@ try ()
   (cd "$t/generator" &&
    ocamlfind ocamlopt -package str,unix -linkpkg -w -a \
      types.ml utils.ml API.ml state_machine.ml C.ml states_emit.ml \
-     $(ls Man.ml 2>/dev/null) generator.ml -o generator) >/dev/null
+     $(ls Man.ml GoLang.ml 2>/dev/null) generator.ml -o generator) >/dev/null
   if (cd "$t" && ./generator/generator) > "$t/out" 2>&1; then
     echo "$0: $name: the generator accepted a broken input"
     exit 1

@@ -1,37 +1,27 @@
 # io.mk: data, aio, polling, closures, threads and dead-server tests.
 # Each test starts its own nbdkit (or qemu-nbd) and skips without it.
 
-check_PROGRAMS += \
+io_c_tests = \
 	io-round-trip \
 	io-pattern \
 	io-bounds \
 	io-structured-read \
 	io-block-status \
 	io-aio-parallel \
+	io-aio-commands \
 	io-manual-poll \
 	io-closure-lifetimes \
 	io-server-killed \
 	io-threads \
 	io-pread-initialize \
-	io-shutdown \
-	io-qemu-client
+	io-shutdown
 
-TESTS += \
-	io-round-trip \
-	io-pattern \
-	io-bounds \
-	io-structured-read \
-	io-block-status \
-	io-aio-parallel \
-	io-manual-poll \
-	io-closure-lifetimes \
-	io-server-killed \
-	io-threads \
-	io-pread-initialize \
-	io-shutdown \
-	io-sync-vs-qemu.sh
+check_PROGRAMS += $(io_c_tests)
+TESTS += $(io_c_tests)
 
 # io-qemu-client is not a test itself: io-sync-vs-qemu.sh runs it.
+check_PROGRAMS += io-qemu-client
+TESTS += io-sync-vs-qemu.sh
 EXTRA_DIST += io-sync-vs-qemu.sh
 
 # The unbatched send path, for the same data tests.

@@ -1,0 +1,3 @@
+#!/bin/bash -
+# go-test.sh: every Go test, one TAP result each.
+exec "$srcdir/go-tap.sh"
