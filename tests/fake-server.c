@@ -38,12 +38,6 @@
  *   no-go           NBD_OPT_GO and NBD_OPT_INFO are refused as unknown,
  *                   as servers from before them do; everything else
  *                   works
- *   starttls-plaintext
- *                   NBD_OPT_STARTTLS is accepted, then plaintext follows
- *                   instead of a TLS handshake
- *   starttls-bad-reply
- *                   NBD_OPT_STARTTLS gets NBD_REP_INFO, neither an ACK
- *                   nor an error (other scenarios refuse it as unknown)
  *
  * SCENARIO may end in ":N" (say "hangup:4"): the server then holds
  * back its replies until N reads have arrived, so that a test can have
@@ -68,7 +62,6 @@
 
 #define OPT_EXPORT_NAME 1
 #define OPT_ABORT 2
-#define OPT_STARTTLS 5
 #define OPT_INFO 6
 #define OPT_GO 7
 #define OPT_STRUCTURED_REPLY 8
@@ -342,16 +335,6 @@ handshake (void)
     case OPT_LIST_META_CONTEXT:
     case OPT_SET_META_CONTEXT:
       meta_context (option, data, len);
-      break;
-    case OPT_STARTTLS:
-      if (is ("starttls-plaintext")) {
-        opt_reply (option, REP_ACK, 0);
-        opt_reply (OPT_GO, REP_ACK, 0);     /* not a TLS ServerHello */
-      }
-      else if (is ("starttls-bad-reply"))
-        opt_reply (option, REP_INFO, 0);
-      else
-        opt_reply (option, REP_ERR_UNSUP, 0);
       break;
     case OPT_INFO:
     case OPT_GO:

@@ -11,7 +11,7 @@ requires nbdkit --version
 tls_tmpdir
 tls_make_psk
 d="$tls_dir"
-fake="${builddir:-.}/fake-server"
+fake="${builddir:-.}/tls-fake-server"
 plain=(nbdkit -s --exit-with-parent memory 1M)
 
 # The client flags (4 bytes) and NBD_OPT_STARTTLS (16 bytes): nothing
@@ -31,16 +31,17 @@ nbdkit -U "$d/sock" \
          --uri 'nbds+unix://alice@/?socket=$d/sock&tls-psk-file=$d/keys.psk'" \
   memory 1M
 
-# fake-server refuses STARTTLS as an unknown option.
+# A server refusing STARTTLS as an unknown option.
 tls_client --psk "$d/keys.psk" --user alice --fail ENOTSUP \
-  --max-sent $handshake -- "$fake" good
-# It accepts STARTTLS, then goes on in plaintext: a man in the middle
-# stripping TLS.  Never accepted, even when TLS is only allowed.
+  --max-sent $handshake -- "$fake" refuse
+# A server accepting STARTTLS, then going on in plaintext: a man in
+# the middle stripping TLS.  Never accepted, even when TLS is only
+# allowed.
 tls_client --psk "$d/keys.psk" --user alice --fail EPROTO \
-  --max-sent $handshake -- "$fake" starttls-plaintext
+  --max-sent $handshake -- "$fake" plaintext
 tls_client --tls allow --psk "$d/keys.psk" --user alice --fail EPROTO \
-  --max-sent $handshake -- "$fake" starttls-plaintext
+  --max-sent $handshake -- "$fake" plaintext
 # Neither an ACK nor an error: a broken server, not a refusal.
 tls_client --tls allow --psk "$d/keys.psk" --user alice --fail EPROTO \
-  --max-sent $handshake -- "$fake" starttls-bad-reply
+  --max-sent $handshake -- "$fake" bad-reply
 echo "$0: OK"
