@@ -41,6 +41,11 @@ STATE_MACHINE {
     SET_NEXT_STATE (%.OPT_STRUCTURED_REPLY);
     return 0;
   }
+  if (h->opt.option == NBD_OPT_STARTTLS && !nbd_unlocked_supports_tls (h)) {
+    nbd_internal_opt_complete (h, ENOTSUP);  /* built without GnuTLS */
+    SET_NEXT_STATE (%.NEGOTIATING);
+    return 0;
+  }
   if (nbd_internal_opt_send (h, NBD_OPT_STARTTLS, NULL, 0) == -1)
     return -1;
   SET_NEXT_STATE (%SEND);

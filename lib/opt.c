@@ -98,10 +98,6 @@ int
 nbd_unlocked_aio_opt_starttls (struct nbd_handle *h,
                                nbd_completion_callback *completion)
 {
-  if (!nbd_unlocked_supports_tls (h)) {
-    set_error (ENOTSUP, "libnbd was compiled without TLS support");
-    return -1;
-  }
   return opt_start (h, NBD_OPT_STARTTLS, completion);
 }
 
