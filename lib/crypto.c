@@ -340,6 +340,9 @@ psk_lookup (const char *file, const char *user)
   else
     set_error (EINVAL, "%s: username %s was not found in PSK file",
                file, user);
+  /* The file's lines hold keys: leave none behind in freed memory. */
+  if (line)
+    explicit_bzero (line, cap);
   free (line);
   fclose (fp);
   return key;
@@ -390,6 +393,8 @@ setup_psk (struct nbd_handle *h, struct tls_socket *t)
   }
   r = 0;
  out:
+  if (key)
+    explicit_bzero (key, strlen (key));
   free (key);
   free (user);
   return r;
@@ -501,6 +506,10 @@ setup_x509 (struct nbd_handle *h, struct tls_socket *t)
   struct stat st;
   int err, r;
 
+  if (h->tls_certificates && dir == NULL) {
+    set_error (errno, "strdup");
+    return -1;
+  }
   err = gnutls_certificate_allocate_credentials (&t->xcred);
   if (err < 0) {
     free (dir);
