@@ -26,6 +26,11 @@ nbdkit -U "$d/sock" --tls=require --tls-psk="$d/keys.psk" \
          --uri 'nbds+unix://alice@/?socket=$d/sock&tls-psk-file=$d/keys.psk'" \
   memory 1M
 
+# TLS disabled against a server that requires it: the server refuses
+# the export (NBD_REP_ERR_TLS_REQD), nothing is served in plaintext.
+tls_client --tls disable --fail ENOTSUP \
+  -- "${server[@]}" --tls=require memory 1M
+
 # Without nbd_set_tls_username the login name ($LOGNAME) is the user.
 LOGNAME=alice tls_client --psk "$d/keys.psk" --negotiated 1 \
   -- "${server[@]}" --tls=require memory 1M
