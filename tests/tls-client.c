@@ -5,7 +5,8 @@
  * tls-client [--tls allow|require|disable] [--psk FILE] [--user NAME]
  *            [--certs DIR] [--hostname NAME] [--no-verify]
  *            [--negotiated 0|1] [--aio] [--fail ERRNO-NAME[|ERRNO-NAME]]
- *            [--max-sent BYTES] [--opt-starttls 0|1] [--manual-poll]
+ *            [--max-sent BYTES] [--opt-starttls 0|1 [--opt-sync]]
+ *            [--manual-poll]
  *            (--uri URI | -- SERVER ARGV...)
  */
 #include <config.h>
@@ -37,6 +38,7 @@ struct options {
   long max_sent;                /* on failure, -1: don't check */
   int opt_starttls;             /* -1: no opt mode, else the result */
   int manual_poll;              /* connect with our own poll loop */
+  int opt_sync;                 /* nbd_opt_starttls, not the aio call */
   char **argv;
 };
 
@@ -104,7 +106,7 @@ parse (int argc, char **argv, struct options *o)
     { "negotiated", 1, NULL, 'n' }, { "aio", 0, NULL, 'a' },
     { "fail", 1, NULL, 'f' }, { "uri", 1, NULL, 'U' },
     { "max-sent", 1, NULL, 'm' }, { "opt-starttls", 1, NULL, 'o' },
-    { "manual-poll", 0, NULL, 'M' },
+    { "manual-poll", 0, NULL, 'M' }, { "opt-sync", 0, NULL, 'O' },
     { NULL, 0, NULL, 0 },
   };
   int c;
@@ -130,6 +132,7 @@ parse (int argc, char **argv, struct options *o)
     case 'm': o->max_sent = atol (optarg); break;
     case 'o': o->opt_starttls = atoi (optarg); break;
     case 'M': o->manual_poll = 1; break;
+    case 'O': o->opt_sync = 1; break;
     default: FAIL ("bad option");
     }
   }
@@ -249,15 +252,45 @@ connect_manual (struct nbd_handle *h, char **argv)
   return nbd_aio_is_ready (h) ? 0 : -1;
 }
 
-/* Opt mode: ask for TLS by hand, check the answer, then pick the
- * export.  A second request must not undo the first.
+/* Completion of nbd_aio_opt_starttls: count the calls, keep *error. */
+static int
+starttls_done (void *user_data, int *error)
+{
+  int *calls = user_data;
+
+  calls[0]++;
+  calls[1] = *error;
+  return 1;
+}
+
+/* The aio form, with a completion callback, until it has answered. */
+static void
+aio_starttls (struct nbd_handle *h)
+{
+  int calls[2] = { 0, -1 };
+
+  CHECK (nbd_aio_opt_starttls (h, (nbd_completion_callback) {
+        .callback = starttls_done, .user_data = calls }) == 0);
+  while (nbd_aio_is_connecting (h))
+    CHECK (nbd_poll (h, -1) != -1);
+  CHECK (nbd_aio_is_negotiating (h) == 1);
+  /* A refusal is an answer, not an error: *error is 0 either way. */
+  CHECK (calls[0] == 1 && calls[1] == 0);
+}
+
+/* Opt mode: ask for TLS by hand (the aio or the synchronous call),
+ * then again, which a server must refuse without undoing TLS; then
+ * pick the export.
  */
 static void
 opt_starttls (struct nbd_handle *h, const struct options *o)
 {
   CHECK (nbd_aio_is_negotiating (h) == 1);
   CHECK (nbd_get_tls_negotiated (h) == 0);
-  CHECK (nbd_opt_starttls (h) == o->opt_starttls);
+  if (o->opt_sync)
+    CHECK (nbd_opt_starttls (h) == o->opt_starttls);
+  else
+    aio_starttls (h);
   CHECK (nbd_get_tls_negotiated (h) == o->opt_starttls);
   if (o->opt_starttls) {
     CHECK (nbd_opt_starttls (h) == 0);
