@@ -47,6 +47,8 @@ static bool mix = true;            /* false: every request is small_size */
 static unsigned write_percent = 50;
 static double duration;            /* seconds; 0 means count requests */
 static bool use_callbacks;         /* retire via callback, not peek */
+static const char *psk_file;       /* -P: TLS with pre-shared keys */
+static const char *tls_user;       /* -u: TLS user name for -P */
 static struct timespec deadline;
 
 /* Everything one thread owns.  No field is shared between threads. */
@@ -83,6 +85,8 @@ usage (FILE *fp, int status)
 "  -C       retire commands in a completion callback instead of\n"
 "           nbd_aio_peek_command_completed + nbd_aio_command_completed\n"
 "  -S SEED  random seed (default 1)\n"
+"  -P FILE  require TLS, authenticating with the pre-shared keys in FILE\n"
+"  -u USER  the TLS user name for -P (default: the login name)\n"
 "  -h       show this help\n",
            DEFAULT_THREADS, MAX_IN_FLIGHT, DEFAULT_REQUESTS, LARGE_SIZE);
   exit (status);
@@ -318,6 +322,13 @@ setup_thread (struct thread_data *t, unsigned i, const char *socket,
   memset (t->wbuf, 'a' + i % 26, buf_size);
 
   t->nbd = nbd_create ();
+  if (t->nbd != NULL && psk_file &&
+      (nbd_set_tls (t->nbd, LIBNBD_TLS_REQUIRE) == -1 ||
+       nbd_set_tls_psk_file (t->nbd, psk_file) == -1 ||
+       (tls_user && nbd_set_tls_username (t->nbd, tls_user) == -1))) {
+    fprintf (stderr, "%s\n", nbd_get_error ());
+    return -1;
+  }
   /* A Unix socket path, or an NBD URI (nbd://host:port for TCP). */
   if (t->nbd == NULL ||
       (strstr (socket, "://") ? nbd_connect_uri (t->nbd, socket)
@@ -340,7 +351,7 @@ main (int argc, char *argv[])
   unsigned i;
   int c, err, status = EXIT_SUCCESS;
 
-  while ((c = getopt (argc, argv, "t:r:n:d:s:ml:w:CS:h")) != -1) {
+  while ((c = getopt (argc, argv, "t:r:n:d:s:ml:w:CS:P:u:h")) != -1) {
     switch (c) {
     case 't': nr_threads = parse_number ("-t", optarg, 1024); break;
     case 'r': max_in_flight = parse_number ("-r", optarg, 65536); break;
@@ -358,6 +369,8 @@ main (int argc, char *argv[])
       break;
     case 'C': use_callbacks = true; break;
     case 'S': seed = parse_number ("-S", optarg, UINT64_MAX); break;
+    case 'P': psk_file = optarg; break;
+    case 'u': tls_user = optarg; break;
     case 'h': usage (stdout, EXIT_SUCCESS); break;
     default: usage (stderr, EXIT_FAILURE);
     }

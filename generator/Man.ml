@@ -644,10 +644,39 @@ L<nbd_set_debug_callback(3)>.
 
 =back";
 
-  "TLS", "\
-Encrypted connections (C<nbds://> URIs and the TLS settings) are not
-built yet in this implementation: requiring TLS makes connecting
-fail.";
+  "ENCRYPTION AND AUTHENTICATION", "\
+TLS (through GnuTLS) encrypts the connection and authenticates the
+server, and optionally the client.  It is off unless asked for:
+
+ nbd_set_tls (h, LIBNBD_TLS_REQUIRE);
+
+C<LIBNBD_TLS_REQUIRE> fails to connect unless TLS is set up: a server
+that refuses C<NBD_OPT_STARTTLS>, answers it wrongly, or fails the
+handshake never gets a request in plaintext.  C<LIBNBD_TLS_ALLOW>
+tries TLS and goes on unencrypted only when the server refuses it;
+L<nbd_get_tls_negotiated(3)> tells which happened.  An attacker able
+to change the traffic can make that refusal happen, so prefer
+C<LIBNBD_TLS_REQUIRE>.  C<nbds://> URIs require TLS.
+
+With X.509 certificates (the default), the server's certificate is
+checked against the CA in C<ca-cert.pem> of the directory given to
+L<nbd_set_tls_certificates(3)>, or against the system's trusted CAs,
+and its name against the host connected to (or the name given to
+L<nbd_set_tls_hostname(3)>).  C<client-cert.pem> and
+C<client-key.pem> in the same directory, if present, identify the
+client.  L<nbd_set_tls_verify_peer(3)> turns the server check off.
+
+With pre-shared keys, L<nbd_set_tls_psk_file(3)> names a file of
+C<username:hexkey> lines such as L<psktool(1)> writes:
+
+ psktool -u alice -p keys.psk
+
+and L<nbd_set_tls_username(3)> picks the line (the default is the
+login name).
+
+Kernel TLS is used when GnuTLS is configured to enable it and the
+kernel supports it, on TCP connections; C<LIBNBD_DEBUG=1> shows after
+the handshake whether it engaged.";
 ]
 
 let generate_libnbd_3 () =

@@ -106,7 +106,17 @@ let machine = [
      option and reads its replies; in opt mode each returns to
      NEGOTIATING. *)
   Group ("OPT_STARTTLS", Some Connecting, [
-    st "START" "TLS is not built in yet: refuse or skip";
+    st "START" "ask for TLS, if wanted";
+    st "SEND" "send NBD_OPT_STARTTLS"
+      ~events:[ NotifyWrite, "SEND" ];
+    st "RECV_REPLY" "read the option reply"
+      ~events:[ NotifyRead, "RECV_REPLY" ];
+    st "CHECK_REPLY" "start TLS, or fall back when allowed";
+    st "RECV_TLS_HANDSHAKE" "TLS handshake: GnuTLS waits to read"
+      ~events:[ NotifyRead, "RECV_TLS_HANDSHAKE" ];
+    st "SEND_TLS_HANDSHAKE" "TLS handshake: GnuTLS waits to write"
+      ~events:[ NotifyWrite, "SEND_TLS_HANDSHAKE" ];
+    st "FINISH" "TLS is up";
   ]);
 
   Group ("OPT_STRUCTURED_REPLY", Some Connecting, [

@@ -1,5 +1,5 @@
 /* states-newstyle.c: fixed newstyle greeting, structured replies,
- * TLS, and the NEGOTIATING pause of opt mode.
+ * and the NEGOTIATING pause of opt mode.
  */
 
 /* Where the automatic handshake goes after structured replies. */
@@ -50,21 +50,6 @@ STATE_MACHINE {
     else
       SET_NEXT_STATE (%.OPT_STARTTLS);
   }
-  return 0;
-
- OPT_STARTTLS.START:
-  /* XXX TLS is a later piece of work: refuse what needs it. */
-  if (h->opt.option == NBD_OPT_STARTTLS) {
-    nbd_internal_opt_complete (h, ENOTSUP);
-    SET_NEXT_STATE (%.NEGOTIATING);
-    return 0;
-  }
-  if (h->tls == LIBNBD_TLS_REQUIRE) {
-    set_error (ENOTSUP, "handshake: TLS is required, "
-               "but this build of libnbd does not support TLS");
-    return -1;
-  }
-  SET_NEXT_STATE (%.OPT_STRUCTURED_REPLY);
   return 0;
 
  OPT_STRUCTURED_REPLY.START:

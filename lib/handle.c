@@ -266,7 +266,7 @@ nbd_unlocked_get_strict_mode (struct nbd_handle *h)
   return h->strict;
 }
 
-/* TLS settings are kept for when TLS is built in. */
+/* Without GnuTLS only LIBNBD_TLS_DISABLE can be met. */
 int
 nbd_unlocked_set_tls (struct nbd_handle *h, int tls)
 {
@@ -386,7 +386,11 @@ nbd_unlocked_get_version (struct nbd_handle *h)
 int
 nbd_unlocked_supports_tls (struct nbd_handle *h)
 {
-  return 0;                     /* XXX TLS is a later piece of work */
+#ifdef HAVE_GNUTLS
+  return 1;
+#else
+  return 0;
+#endif
 }
 
 int

@@ -91,6 +91,7 @@ struct socket_ops {
 struct socket {
   const struct socket_ops *ops;
   int fd;
+  const char *why;              /* TLS: why the last call failed, or NULL */
 };
 
 /* Callbacks a command carries; the wrapper frees what we did not take. */
@@ -342,6 +343,10 @@ extern bool nbd_internal_ahead_empty (struct nbd_handle *h);
 extern bool nbd_internal_send_pending (struct nbd_handle *h);
 extern void nbd_internal_gather_requests (struct nbd_handle *h);
 extern int nbd_internal_send_gathered (struct nbd_handle *h);
+
+/* ---- crypto.c ---- */
+extern int nbd_internal_tls_start (struct nbd_handle *h);
+extern int nbd_internal_tls_handshake (struct nbd_handle *h);
 
 /* ---- handshake.c ---- */
 extern int nbd_internal_step_recv (struct nbd_handle *h,

@@ -220,11 +220,13 @@ int
 nbd_unlocked_opt_starttls (struct nbd_handle *h)
 {
   nbd_completion_callback c = NBD_NULL_COMPLETION;
+  bool before = h->tls_negotiated;
 
   if (nbd_unlocked_aio_opt_starttls (h, &c) == -1 ||
       nbd_internal_opt_wait (h) == -1)
     return -1;
-  return h->tls_negotiated;
+  /* True only if this request started TLS; a repeat is refused. */
+  return !before && h->tls_negotiated;
 }
 
 int

@@ -73,7 +73,17 @@ nbd_internal_socket_create (int fd)
     return NULL;
   sock->ops = &plain_ops;
   sock->fd = fd;
+  sock->why = NULL;
   return sock;
+}
+
+/* A failed recv or send, with the TLS layer's reason when it has one. */
+static void
+io_error (struct nbd_handle *h, const char *op)
+{
+  const char *why = h->sock->why;
+
+  set_error (errno, "%s%s%s", op, why ? ": " : "", why ? why : "");
 }
 
 bool
@@ -132,7 +142,7 @@ nbd_internal_recv_into_rbuf (struct nbd_handle *h)
         return 1;
       if (errno == EINTR)
         continue;
-      set_error (errno, "recv");
+      io_error (h, "recv");
       return -1;
     }
     if (r == 0)
@@ -181,7 +191,7 @@ nbd_internal_send_handshake (struct nbd_handle *h)
         return 1;
       if (errno == EINTR)
         continue;
-      set_error (errno, "send");
+      io_error (h, "send");
       return -1;
     }
     h->bytes_sent += r;
@@ -289,7 +299,7 @@ nbd_internal_send_gathered (struct nbd_handle *h)
         return 1;
       if (errno == EINTR)
         continue;
-      set_error (errno, "send");
+      io_error (h, "send");
       return -1;
     }
     h->bytes_sent += r;

@@ -9,7 +9,7 @@ packages=(
   libxml2-dev libgnutls28-dev libev-dev
   nbdkit qemu-utils nbd-server
   valgrind strace g++ libnbd-bin
-  golang-go
+  golang-go gnutls-bin
   file python3 groff-base
 )
 

@@ -20,19 +20,13 @@ main (void)
 
   CHECK (nbd_get_tls (h) == LIBNBD_TLS_DISABLE);
   CHECK (nbd_set_tls (h, LIBNBD_TLS_DISABLE) == 0);
-  if (nbd_supports_tls (h)) {
-    CHECK (nbd_set_tls (h, LIBNBD_TLS_ALLOW) == 0);
-    CHECK (nbd_get_tls (h) == LIBNBD_TLS_ALLOW);
-    CHECK (nbd_set_tls (h, LIBNBD_TLS_REQUIRE) == 0);
-    CHECK (nbd_get_tls (h) == LIBNBD_TLS_REQUIRE);
-    CHECK (nbd_set_tls (h, LIBNBD_TLS_DISABLE) == 0);
-    CHECK (nbd_get_tls (h) == LIBNBD_TLS_DISABLE);
-  }
-  else {
-    /* Without TLS support only "disable" is accepted. */
-    CHECK (nbd_set_tls (h, LIBNBD_TLS_REQUIRE) == -1);
-    CHECK (nbd_get_tls (h) == LIBNBD_TLS_DISABLE);
-  }
+  CHECK (nbd_supports_tls (h) == 1);
+  CHECK (nbd_set_tls (h, LIBNBD_TLS_ALLOW) == 0);
+  CHECK (nbd_get_tls (h) == LIBNBD_TLS_ALLOW);
+  CHECK (nbd_set_tls (h, LIBNBD_TLS_REQUIRE) == 0);
+  CHECK (nbd_get_tls (h) == LIBNBD_TLS_REQUIRE);
+  CHECK (nbd_set_tls (h, LIBNBD_TLS_DISABLE) == 0);
+  CHECK (nbd_get_tls (h) == LIBNBD_TLS_DISABLE);
   CHECK (nbd_set_tls (h, LIBNBD_TLS_REQUIRE + 1) == -1);
   CHECK_ERROR (EINVAL, "nbd_set_tls: ");
 
@@ -54,6 +48,25 @@ main (void)
   s = nbd_get_tls_username (h);
   CHECK (s != NULL && strcmp (s, "bob") == 0);
   free (s);
+
+  /* Hostname (1.22): empty until set or learned from a connect call,
+   * then a copy of what was set.
+   */
+  s = nbd_get_tls_hostname (h);
+  CHECK (s != NULL && strcmp (s, "") == 0);
+  free (s);
+  CHECK (nbd_set_tls_hostname (h, "server.example.com") == 0);
+  s = nbd_get_tls_hostname (h);
+  CHECK (s != NULL && strcmp (s, "server.example.com") == 0);
+  free (s);
+
+  /* Files are only opened when connecting. */
+  CHECK (nbd_set_tls_certificates (h, "/nonexistent/dir") == 0);
+  CHECK (nbd_set_tls_psk_file (h, "/nonexistent/keys.psk") == 0);
+
+  /* Nothing negotiated before connecting: the call is not allowed. */
+  CHECK (nbd_get_tls_negotiated (h) == -1);
+  CHECK_ERROR (ENOTCONN, "nbd_get_tls_negotiated: ");
 
   /* URI TLS policy: the three values, nothing else. */
   CHECK (nbd_set_uri_allow_tls (h, LIBNBD_TLS_DISABLE) == 0);
