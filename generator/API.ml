@@ -2732,7 +2732,7 @@ connection was started.";
   "aio_get_direction", {
     default_call with
     args = []; ret = RUInt;
-    may_set_error = false;
+    is_locked = false; may_set_error = false;
     shortdesc = "return the read or write direction";
     longdesc = "\
 Return which way the state machine next needs to talk to the server,

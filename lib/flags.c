@@ -12,7 +12,8 @@ static int
 need_export (struct nbd_handle *h)
 {
   if (!h->eflags_valid) {
-    set_error (ENOTCONN, "server has not returned export flags");
+    set_error (EINVAL, "server has not returned export flags, "
+               "you need to connect to the server first");
     return -1;
   }
   return 0;
@@ -79,6 +80,22 @@ nbd_unlocked_get_size (struct nbd_handle *h)
   return h->exportsize;
 }
 
+/* The largest write payload we send.  The protocol lets a client
+ * assume 32M when the server names no maximum, and at least 1M even if
+ * its maximum is smaller; beyond 64M is more than we buffer.
+ */
+uint32_t
+nbd_internal_payload_maximum (struct nbd_handle *h)
+{
+  uint32_t max = h->block_maximum;
+
+  if (max == 0)
+    return 32 * 1024 * 1024;
+  if (max < 1024 * 1024)
+    return 1024 * 1024;
+  return max < MAX_REQUEST_SIZE ? max : MAX_REQUEST_SIZE;
+}
+
 int64_t
 nbd_unlocked_get_block_size (struct nbd_handle *h, int type)
 {
@@ -89,10 +106,7 @@ nbd_unlocked_get_block_size (struct nbd_handle *h, int type)
   case LIBNBD_SIZE_PREFERRED: return h->block_preferred;
   case LIBNBD_SIZE_MAXIMUM: return h->block_maximum;
   case LIBNBD_SIZE_PAYLOAD:
-    /* Largest payload we send or accept in one request. */
-    if (h->block_maximum && h->block_maximum < MAX_REQUEST_SIZE)
-      return h->block_maximum;
-    return MAX_REQUEST_SIZE;
+    return nbd_internal_payload_maximum (h);
   }
   return 0;
 }
