@@ -63,9 +63,12 @@ nbd_unlocked_can_meta_context (struct nbd_handle *h, const char *name)
 {
   size_t i;
 
-  /* Nothing was asked for, or the server refused: none to support. */
-  if (!h->meta_valid)
-    return 0;
+  /* Contexts were asked for but no SET_META_CONTEXT answered yet. */
+  if (h->request_meta_contexts.len && !h->meta_valid) {
+    set_error (EINVAL, "need a successful server meta context request "
+               "first");
+    return -1;
+  }
   for (i = 0; i < h->meta_contexts.len; ++i)
     if (strcmp (h->meta_contexts.ptr[i].name, name) == 0)
       return 1;

@@ -198,7 +198,12 @@ nbd_unlocked_set_export_name (struct nbd_handle *h, const char *name)
     set_error (ENAMETOOLONG, "export name too long for NBD protocol");
     return -1;
   }
-  return set_string (&h->export_name, name);
+  if (set_string (&h->export_name, name) == -1)
+    return -1;
+  /* What the server said was about the previous export. */
+  nbd_internal_reset_size_and_flags (h);
+  h->meta_valid = false;
+  return 0;
 }
 
 char *

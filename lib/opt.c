@@ -31,6 +31,19 @@ nbd_internal_opt_complete_msg (struct nbd_handle *h, int err, uint32_t reply)
   nbd_internal_opt_complete (h, err);
 }
 
+/* Every option but EXPORT_NAME (sent by opt_go) and ABORT needs a
+ * fixed newstyle server.
+ */
+static int
+need_fixed_newstyle (struct nbd_handle *h)
+{
+  if (!(h->gflags & LIBNBD_HANDSHAKE_FLAG_FIXED_NEWSTYLE)) {
+    set_error (ENOTSUP, "server is not using fixed newstyle protocol");
+    return -1;
+  }
+  return 0;
+}
+
 /* Start OPTION; the closures are taken. */
 static int
 opt_start (struct nbd_handle *h, uint32_t option,
@@ -78,6 +91,8 @@ int
 nbd_unlocked_aio_opt_info (struct nbd_handle *h,
                            nbd_completion_callback *completion)
 {
+  if (need_fixed_newstyle (h) == -1)
+    return -1;
   return opt_start (h, NBD_OPT_INFO, completion);
 }
 
@@ -91,6 +106,8 @@ int
 nbd_unlocked_aio_opt_structured_reply (struct nbd_handle *h,
                                        nbd_completion_callback *completion)
 {
+  if (need_fixed_newstyle (h) == -1)
+    return -1;
   return opt_start (h, NBD_OPT_STRUCTURED_REPLY, completion);
 }
 
@@ -98,6 +115,8 @@ int
 nbd_unlocked_aio_opt_starttls (struct nbd_handle *h,
                                nbd_completion_callback *completion)
 {
+  if (need_fixed_newstyle (h) == -1)
+    return -1;
   return opt_start (h, NBD_OPT_STARTTLS, completion);
 }
 
@@ -105,6 +124,8 @@ int
 nbd_unlocked_aio_opt_extended_headers (struct nbd_handle *h,
                                        nbd_completion_callback *completion)
 {
+  if (need_fixed_newstyle (h) == -1)
+    return -1;
   /* XXX Extended headers are a later piece of work. */
   set_error (ENOTSUP, "this build of libnbd does not support "
              "extended headers");
@@ -115,6 +136,8 @@ int
 nbd_unlocked_aio_opt_list (struct nbd_handle *h, nbd_list_callback *list,
                            nbd_completion_callback *completion)
 {
+  if (need_fixed_newstyle (h) == -1)
+    return -1;
   TAKE_CALLBACK (h->opt.fn.list, list);
   return opt_start (h, NBD_OPT_LIST, completion);
 }
@@ -125,6 +148,8 @@ meta_start (struct nbd_handle *h, uint32_t option, char **queries,
             nbd_context_callback *context,
             nbd_completion_callback *completion)
 {
+  if (need_fixed_newstyle (h) == -1)
+    return -1;
   h->opt_queries_set = queries != NULL;
   if (queries &&
       nbd_internal_copy_string_list (&h->opt_queries, queries) == -1) {

@@ -3,7 +3,8 @@
 
 conform_tests = \
 	conform-wrong-state \
-	conform-check-order
+	conform-check-order \
+	conform-negotiation
 
 check_PROGRAMS += $(conform_tests)
 TESTS += $(conform_tests)
