@@ -4,7 +4,8 @@
 conform_tests = \
 	conform-wrong-state \
 	conform-check-order \
-	conform-negotiation
+	conform-negotiation \
+	conform-queue
 
 check_PROGRAMS += $(conform_tests)
 TESTS += $(conform_tests)
