@@ -117,6 +117,11 @@ STATE_MACHINE {
     SET_NEXT_STATE (%.OPT_EXPORT_NAME);
     return 0;
   }
+  if (h->protocol == PROTOCOL_NEWSTYLE && h->opt.option == NBD_OPT_ABORT) {
+    h->opt.option = 0;
+    set_error (ENOTSUP, "handshake: server is not using fixed newstyle");
+    return -1;
+  }
   switch (h->opt.option) {
   case NBD_OPT_GO:
   case NBD_OPT_INFO:

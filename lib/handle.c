@@ -198,6 +198,8 @@ nbd_unlocked_set_export_name (struct nbd_handle *h, const char *name)
     set_error (ENAMETOOLONG, "export name too long for NBD protocol");
     return -1;
   }
+  if (strcmp (name, h->export_name) == 0)
+    return 0;                   /* the same export: nothing changes */
   if (set_string (&h->export_name, name) == -1)
     return -1;
   /* What the server said was about the previous export. */

@@ -55,7 +55,18 @@ opt_start (struct nbd_handle *h, uint32_t option,
   h->opt_count = 0;
   if (completion)
     TAKE_CALLBACK (h->opt.completion, completion);
-  return nbd_internal_run (h, CmdIssue);
+  /* The option is under way: a failure of the state machine is seen
+   * by waiting for it, and the completion callback still runs once.
+   */
+  if (nbd_internal_run (h, CmdIssue) == -1) {
+    debug (h, "option queued, ignoring state machine failure");
+    if (h->opt.option) {
+      int err = nbd_get_errno () ? nbd_get_errno () : ENOTCONN;
+      h->opt.reply = 0;
+      nbd_internal_opt_complete (h, err);
+    }
+  }
+  return 0;
 }
 
 /* Wait for the option started by opt_start; -1 if it failed. */
@@ -66,10 +77,9 @@ nbd_internal_opt_wait (struct nbd_handle *h)
     if (nbd_unlocked_poll (h, -1) == -1)
       return -1;
   }
-  if (nbd_internal_is_state_dead (h->state)) {
-    set_error (ENOTCONN, "connection is dead");
+  /* Dead: the state machine's own error is the one to report. */
+  if (nbd_internal_is_state_dead (h->state))
     return -1;
-  }
   if (h->opt.error) {
     if (h->opt.reply)
       nbd_internal_set_opt_reply_error (h, h->opt.error, h->opt.reply);
@@ -218,6 +228,9 @@ nbd_unlocked_opt_info (struct nbd_handle *h)
   return 0;
 }
 
+/* Succeeds once the handle is closed, or dead (a server that is not
+ * fixed newstyle cannot be told to abort).
+ */
 int
 nbd_unlocked_opt_abort (struct nbd_handle *h)
 {

@@ -47,6 +47,10 @@ test_can_meta_context (void)
   CHECK_ERROR (EINVAL, "nbd_can_meta_context: ");
   CHECK (nbd_opt_info (h) == 0);
   CHECK (nbd_can_meta_context (h, LIBNBD_CONTEXT_BASE_ALLOCATION) == 1);
+  /* Setting the same name again changes nothing. */
+  CHECK (nbd_set_export_name (h, "") == 0);
+  CHECK (nbd_can_meta_context (h, LIBNBD_CONTEXT_BASE_ALLOCATION) == 1);
+  CHECK (nbd_get_size (h) == 1024 * 1024);
   CHECK (nbd_set_export_name (h, "other") == 0);
   CHECK (nbd_can_meta_context (h, LIBNBD_CONTEXT_BASE_ALLOCATION) == -1);
   CHECK_ERROR (EINVAL, "nbd_can_meta_context: ");
@@ -70,6 +74,14 @@ test_plain_newstyle (void)
   CHECK (nbd_get_size (h) == 1024 * 1024);
   CHECK (nbd_pread (h, buf, sizeof buf, 0, 0) == 0);
   CHECK (nbd_shutdown (h, 0) == 0);
+  nbd_close (h);
+
+  /* Such a server cannot be told to abort: the handle dies, and
+   * nbd_opt_abort still succeeds.
+   */
+  h = connect_to (true, "--mask-handshake=0");
+  CHECK (nbd_opt_abort (h) == 0);
+  CHECK (nbd_aio_is_dead (h) == 1);
   nbd_close (h);
 }
 
