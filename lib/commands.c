@@ -56,7 +56,7 @@ enqueue (struct nbd_handle *h, struct command *cmd)
     h->disconnect_request = true;
   else {
     assert (h->in_flight >= 0 && h->in_flight < INT_MAX);
-    h->in_flight++;
+    __atomic_add_fetch (&h->in_flight, 1, __ATOMIC_RELAXED);
   }
 }
 
@@ -258,7 +258,7 @@ finish_command (struct nbd_handle *h, struct command *cmd)
   int r = 0;
 
   assert (h->in_flight > 0);
-  h->in_flight--;
+  __atomic_sub_fetch (&h->in_flight, 1, __ATOMIC_RELAXED);
   if (err == 0 && cmd->type == NBD_CMD_READ &&
       nbd_internal_range_covered (&cmd->seen) != cmd->count) {
     debug (h, "server did not send every byte of the read: failing it");
@@ -378,7 +378,7 @@ nbd_internal_free_all_commands (struct nbd_handle *h)
       nbd_internal_retire_and_free_command (cmd);
     }
   }
-  h->in_flight = 0;
+  __atomic_store_n (&h->in_flight, 0, __ATOMIC_RELAXED);
 }
 
 /* 1 if the command is done (and retire it), 0 if not, -1 if it failed
@@ -431,7 +431,10 @@ nbd_unlocked_aio_peek_command_completed (struct nbd_handle *h)
 int
 nbd_unlocked_aio_in_flight (struct nbd_handle *h)
 {
-  return h->in_flight;
+  /* Lock-free, as in libnbd: the count is only changed under the lock,
+   * with atomic operations.
+   */
+  return __atomic_load_n (&h->in_flight, __ATOMIC_RELAXED);
 }
 
 /* Drive the handle until the command COOKIE is done, then retire it.

@@ -1,8 +1,8 @@
 /* conform-queue.c: the life of queued commands, as in libnbd 1.22:
  * a queued command keeps its cookie when the state machine then fails,
  * ABANDON_PENDING counts each command once, nbd_close completes what is
- * pending, and nbd_aio_get_direction is a pure read, callable from a
- * callback.
+ * pending, and nbd_aio_get_direction and nbd_aio_in_flight are
+ * lock-free reads, callable from a callback.
  */
 #include <config.h>
 
@@ -20,6 +20,7 @@ struct seen {
   int error;                    /* the last *error it saw */
   struct nbd_handle *h;         /* for get_direction from the callback */
   unsigned dir;
+  int in_flight;
 };
 
 static int
@@ -29,8 +30,10 @@ record (void *user_data, int *error)
 
   s->calls++;
   s->error = *error;
-  if (s->h)
+  if (s->h) {                   /* lock-free calls, fine in a callback */
     s->dir = nbd_aio_get_direction (s->h);
+    s->in_flight = nbd_aio_in_flight (s->h);
+  }
   return 1;                     /* retire */
 }
 
@@ -125,6 +128,7 @@ test_direction (void)
   while (s.calls == 0)
     CHECK (nbd_poll (h, -1) != -1);
   CHECK (s.error == 0 && (s.dir & LIBNBD_AIO_DIRECTION_READ));
+  CHECK (s.in_flight == 0);
   CHECK (nbd_shutdown (h, 0) == 0);
   nbd_close (h);
 }
