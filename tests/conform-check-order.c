@@ -75,6 +75,16 @@ main (void)
                                    NBD_NULL_COMPLETION, 0) == -1);
   CHECK_ERROR (EINVAL, "nbd_aio_pread_structured: ");
   CHECK (freed == 1);
+
+  /* Without extended headers, AUTO_FLAG clears PAYLOAD_LEN; without
+   * AUTO_FLAG, COMMANDS refuses it.
+   */
+  CHECK (nbd_pwrite (h, buf, 512, 0, LIBNBD_CMD_FLAG_PAYLOAD_LEN) == 0);
+  CHECK (nbd_set_strict_mode (h, LIBNBD_STRICT_MASK &
+                              ~LIBNBD_STRICT_AUTO_FLAG) == 0);
+  CHECK (nbd_pwrite (h, buf, 512, 0, LIBNBD_CMD_FLAG_PAYLOAD_LEN) == -1);
+  CHECK_ERROR (EINVAL, "nbd_pwrite: ");
+  CHECK (nbd_pwrite (h, buf, 512, 0, 0) == 0);
   nbd_close (h);
   return 0;
 }
