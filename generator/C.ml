@@ -290,7 +290,8 @@ let pr_state_check name c =
   let tests = List.concat_map state_test c.permitted_states in
   pr "  if (!(%s)) {\n" (String.concat " ||\n        " tests);
   (* Not connected yet: ENOTCONN; any other wrong state: EINVAL. *)
-  pr "    int err = nbd_internal_is_state_created (state) ? ENOTCONN : EINVAL;\n";
+  pr "    int err = nbd_internal_is_state_created (state)\n";
+  pr "              ? ENOTCONN : EINVAL;\n";
   pr "    set_error (err, \"invalid state: %%s: the handle must be %%s\",\n";
   pr "               nbd_internal_state_short_string (state),\n";
   pr "               \"%s\");\n" (describe_states c.permitted_states);

@@ -5,7 +5,8 @@ conform_tests = \
 	conform-wrong-state \
 	conform-check-order \
 	conform-negotiation \
-	conform-queue
+	conform-queue \
+	conform-lockfree-reads
 
 check_PROGRAMS += $(conform_tests)
 TESTS += $(conform_tests)
