@@ -146,10 +146,8 @@ nbd_unlocked_get_canonical_export_name (struct nbd_handle *h)
 {
   if (need_export (h) == -1)
     return NULL;
-  /* No NBD_INFO_NAME: the name we asked for is the canonical one. */
-  return dup_or_error (h->canonical_name ? h->canonical_name
-                       : h->full_info ? h->export_name : NULL,
-                       "a canonical name");
+  /* Only what the server said (NBD_INFO_NAME), as in libnbd. */
+  return dup_or_error (h->canonical_name, "a canonical name");
 }
 
 char *

@@ -6,7 +6,8 @@ conform_tests = \
 	conform-check-order \
 	conform-negotiation \
 	conform-queue \
-	conform-lockfree-reads
+	conform-lockfree-reads \
+	conform-full-info
 
 check_PROGRAMS += $(conform_tests)
 TESTS += $(conform_tests)
