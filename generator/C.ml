@@ -289,13 +289,9 @@ let pr_state_check name c =
   pr "  const enum state state = nbd_internal_get_public_state (h);\n\n";
   let tests = List.concat_map state_test c.permitted_states in
   pr "  if (!(%s)) {\n" (String.concat " ||\n        " tests);
-  (* Not connected yet, or no longer: ENOTCONN; otherwise EINVAL. *)
-  let needs_connection = List.mem Connected c.permitted_states in
-  if needs_connection then
-    pr "    int err = nbd_internal_is_state_created (state) ||\n\
-       \              nbd_internal_is_state_dead (state) ||\n\
-       \              nbd_internal_is_state_closed (state) ? ENOTCONN : EINVAL;\n"
-  else pr "    int err = EINVAL;\n";
+  (* Not connected yet: ENOTCONN; any other wrong state: EINVAL. *)
+  pr "    int err = nbd_internal_is_state_created (state)\n";
+  pr "              ? ENOTCONN : EINVAL;\n";
   pr "    set_error (err, \"invalid state: %%s: the handle must be %%s\",\n";
   pr "               nbd_internal_state_short_string (state),\n";
   pr "               \"%s\");\n" (describe_states c.permitted_states);
@@ -318,9 +314,12 @@ let pr_arg_checks name c errcode =
        pr "    set_error (EFAULT, \"%%s cannot be NULL\", \"%s\");\n" b;
        fail ()
     | Closure cl ->
-       pr "  if (%s.callback == NULL) {\n" (closure_param cl);
-       pr "    set_error (EFAULT, \"%%s cannot be NULL\", \"%s.callback\");\n"
-         (closure_param cl);
+       (* A closure is NULL only when both its callback and its free
+          function are. *)
+       pr "  if (%s.callback == NULL && %s.free == NULL) {\n"
+         (closure_param cl) (closure_param cl);
+       pr "    set_error (EFAULT, \"%%s cannot be NULL\", \"%s\");\n"
+         cl.cbname;
        fail ()
     | Enum (n, e) ->
        pr "  switch (%s) {\n" n;

@@ -297,7 +297,9 @@ out).";
     hw_long = "\
 Close the connection to the server, if any, and free the handle and
 everything it holds.  Commands that were not retired yet are
-abandoned: the C<free> functions of their callbacks, and of any other
+abandoned: the completion callback of each one still pending is called
+with an error (C<ENOTCONN> unless the command had failed already),
+then the C<free> functions of their callbacks, and of any other
 callback the handle still holds, are called.  A subprocess started by
 L<nbd_connect_command(3)> or
 L<nbd_connect_systemd_socket_activation(3)> is waited for.

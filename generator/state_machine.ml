@@ -182,7 +182,6 @@ let machine = [
   Group ("READY", Some Ready, [
     st "START" "connected, nothing being sent or received"
       ~events:[ CmdIssue, "START";   (* its body decides when to send *)
-                NotifyWrite, ".ISSUE_COMMAND.START";
                 NotifyRead, ".REPLY.START" ];
   ]);
 

@@ -5,9 +5,10 @@
  */
 
 /* Should READY start sending now?  With batching, a command queued
- * while others are in flight waits until the caller asks for the
- * direction or the socket is writable, so that the commands the caller
- * queues in one go leave together.
+ * while others are in flight waits until the caller notifies a
+ * writable socket, polls, or ends a notify-read (nbd_internal_flush_batch
+ * sets force_send), so that the commands the caller queues in one go
+ * leave together.
  */
 static bool
 should_issue (struct nbd_handle *h)
@@ -16,7 +17,7 @@ should_issue (struct nbd_handle *h)
     return true;
   if (h->cmds_to_issue == NULL)
     return false;
-  return !h->batching || h->cmds_in_flight == NULL;
+  return !h->batching || h->cmds_in_flight == NULL || h->force_send;
 }
 
 STATE_MACHINE {

@@ -80,13 +80,15 @@ STATE_MACHINE {
                " to NBD_OPT_GO", reply);
     return -1;
   }
-  /* Servers from before NBD_OPT_GO: fall back to EXPORT_NAME. */
-  if (reply == NBD_REP_ERR_UNSUP && option == NBD_OPT_GO &&
-      !h->opt_mode) {
+  /* Servers from before NBD_OPT_GO: fall back to EXPORT_NAME, in opt
+   * mode too (opt_go then succeeds).
+   */
+  if (reply == NBD_REP_ERR_UNSUP && option == NBD_OPT_GO) {
     SET_NEXT_STATE (%.OPT_EXPORT_NAME);
     return 0;
   }
   nbd_internal_reset_size_and_flags (h);
+  h->meta_valid = false;
   err = nbd_internal_opt_reply_errno (reply);
   if (opt_go_request (h)) {
     nbd_internal_opt_complete_msg (h, err, reply);

@@ -84,8 +84,11 @@ STATE_MACHINE {
   else if (NBD_REP_IS_ERR (reply)) {
     debug (h, "server refused the meta context request: 0x%" PRIx32, reply);
     err = nbd_internal_opt_reply_errno (reply);
-    if (be32toh (h->opt_reply.option) == NBD_OPT_SET_META_CONTEXT)
-      h->meta_valid = true;       /* none of them */
+    /* Connecting goes on without contexts; an explicit request fails
+     * and leaves none agreed.
+     */
+    if (!opt_meta_request (h))
+      h->meta_valid = h->meta_contexts.len == 0;
   }
   else {
     set_error (EPROTO, "handshake: unexpected reply 0x%" PRIx32

@@ -33,6 +33,7 @@ STATE_MACHINE {
   h->protocol = (cflags & LIBNBD_HANDSHAKE_FLAG_FIXED_NEWSTYLE)
     ? PROTOCOL_NEWSTYLE_FIXED : PROTOCOL_NEWSTYLE;
   h->cflags = cflags;
+  h->gflags = cflags;           /* nbd_get_handshake_flags: what was agreed */
   h->sbuf.cflags = htobe32 (cflags);
   h->wbuf = &h->sbuf.cflags;
   h->wlen = sizeof h->sbuf.cflags;
@@ -44,9 +45,11 @@ STATE_MACHINE {
   switch (nbd_internal_send_handshake (h)) {
   case -1: return -1;
   case 0:
-    /* Plain newstyle servers only know NBD_OPT_EXPORT_NAME. */
+    /* Plain newstyle servers only know NBD_OPT_EXPORT_NAME: in opt
+     * mode it waits for nbd_opt_go.
+     */
     if (h->protocol == PROTOCOL_NEWSTYLE)
-      SET_NEXT_STATE (%.OPT_EXPORT_NAME);
+      SET_NEXT_STATE (h->opt_mode ? %.NEGOTIATING : %.OPT_EXPORT_NAME);
     else
       SET_NEXT_STATE (%.OPT_STARTTLS);
   }
@@ -95,6 +98,15 @@ STATE_MACHINE {
   return 0;
 
  OPT_ISSUE.START:
+  if (h->protocol == PROTOCOL_NEWSTYLE && h->opt.option == NBD_OPT_GO) {
+    SET_NEXT_STATE (%.OPT_EXPORT_NAME);
+    return 0;
+  }
+  if (h->protocol == PROTOCOL_NEWSTYLE && h->opt.option == NBD_OPT_ABORT) {
+    h->opt.option = 0;
+    set_error (ENOTSUP, "handshake: server is not using fixed newstyle");
+    return -1;
+  }
   switch (h->opt.option) {
   case NBD_OPT_GO:
   case NBD_OPT_INFO:

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <assert.h>
+#include <limits.h>
+#include <inttypes.h>
 
 #include "internal.h"
 
@@ -33,19 +36,60 @@ nbd_internal_retire_and_free_command (struct command *cmd)
   free (cmd);
 }
 
+/* This file is the one owner of the three command lists and of the
+ * in_flight count (commands queued or in flight, NBD_CMD_DISC aside):
+ * every move between lists happens here.
+ */
+
 /* Append CMD to the commands to issue. */
 static void
 enqueue (struct nbd_handle *h, struct command *cmd)
 {
   if (h->cmds_to_issue_tail)
     h->cmds_to_issue_tail->next = cmd;
-  else
+  else {
+    assert (h->cmds_to_issue == NULL);
     h->cmds_to_issue = cmd;
+  }
   h->cmds_to_issue_tail = cmd;
   if (cmd->type == NBD_CMD_DISC)
     h->disconnect_request = true;
-  else
-    h->in_flight++;
+  else {
+    assert (h->in_flight >= 0 && h->in_flight < INT_MAX);
+    __atomic_add_fetch (&h->in_flight, 1, __ATOMIC_RELAXED);
+  }
+}
+
+/* Take the first command off the queue to issue. */
+static struct command *
+dequeue (struct nbd_handle *h)
+{
+  struct command *cmd = h->cmds_to_issue;
+
+  assert (cmd != NULL);
+  h->cmds_to_issue = cmd->next;
+  if (h->cmds_to_issue == NULL) {
+    assert (h->cmds_to_issue_tail == cmd);
+    h->cmds_to_issue_tail = NULL;
+  }
+  cmd->next = NULL;
+  return cmd;
+}
+
+/* The first queued command, CMD, has been handed to the socket: it is
+ * in flight now (NBD_CMD_DISC gets no reply, so it is freed).
+ */
+void
+nbd_internal_command_sent (struct nbd_handle *h, struct command *cmd)
+{
+  assert (cmd == h->cmds_to_issue);
+  dequeue (h);
+  if (cmd->type == NBD_CMD_DISC) {
+    free (cmd);
+    return;
+  }
+  cmd->next = h->cmds_in_flight;
+  h->cmds_in_flight = cmd;
 }
 
 /* Free the closures of a command that was never created.  All the
@@ -60,32 +104,92 @@ free_unused_cb (struct command_cb *cb)
   }
 }
 
+/* May another command be queued at all? */
+static int
+check_can_queue (struct nbd_handle *h)
+{
+  if (h->disconnect_request) {
+    set_error (EINVAL, "cannot request more commands after NBD_CMD_DISC");
+    return -1;
+  }
+  if (h->in_flight == INT_MAX) {
+    set_error (ENOMEM, "too many commands already in flight");
+    return -1;
+  }
+  return 0;
+}
+
+/* The LIBNBD_STRICT_* range rules.  BOUNDS_ERR is the errno of a
+ * request past the end (writing there is "no space").
+ */
+static int
+check_range (struct nbd_handle *h, uint64_t offset, uint64_t count,
+             int bounds_err)
+{
+  if ((h->strict & LIBNBD_STRICT_ZERO_SIZE) && count == 0) {
+    set_error (EINVAL, "count cannot be 0");
+    return -1;
+  }
+  if ((h->strict & LIBNBD_STRICT_BOUNDS) &&
+      (offset > h->exportsize || count > h->exportsize - offset)) {
+    set_error (bounds_err, "request out of bounds");
+    return -1;
+  }
+  if (h->block_minimum && (h->strict & LIBNBD_STRICT_ALIGN) &&
+      (offset | count) & (h->block_minimum - 1)) {
+    set_error (EINVAL, "request is unaligned");
+    return -1;
+  }
+  return 0;
+}
+
+/* Size limits: write payloads by the server's payload maximum (strict
+ * mode), reads and writes by our buffer limit, the rest by the 32 bit
+ * length field of a compact request.
+ */
+static int
+check_size (struct nbd_handle *h, uint16_t type, uint64_t count)
+{
+  uint32_t payload_max = nbd_internal_payload_maximum (h);
+
+  if (type == NBD_CMD_WRITE && (h->strict & LIBNBD_STRICT_PAYLOAD) &&
+      count > payload_max) {
+    set_error (ERANGE, "request too large: maximum payload size is %"
+               PRIu32, payload_max);
+    return -1;
+  }
+  if ((type == NBD_CMD_WRITE || type == NBD_CMD_READ) &&
+      count > MAX_REQUEST_SIZE) {
+    set_error (ERANGE, "request too large: maximum request size is %d",
+               MAX_REQUEST_SIZE);
+    return -1;
+  }
+  if (count > UINT32_MAX) {
+    set_error (ERANGE, "request too large: maximum request size is %"
+               PRIu32, UINT32_MAX);
+    return -1;
+  }
+  return 0;
+}
+
 /* Queue a command.  CB's closures are taken (the caller's cleared),
- * and freed here if the command cannot be created.  Returns the
- * cookie, or -1 with the error set.
+ * and freed here if the command cannot be created.  COUNT_ERR, when
+ * not 0, asks for the range checks with that errno for out of bounds.
+ * Returns the cookie, or -1 with the error set.
  */
 int64_t
 nbd_internal_command_common (struct nbd_handle *h, uint16_t flags,
                              uint16_t type, uint64_t offset, uint64_t count,
-                             void *data, struct command_cb *cb)
+                             int count_err, void *data,
+                             struct command_cb *cb)
 {
   struct command *cmd;
   int64_t cookie;
 
-  if (h->disconnect_request) {
-    set_error (EINVAL, "cannot request more commands after NBD_CMD_DISC");
+  if (check_can_queue (h) == -1 ||
+      (count_err && check_range (h, offset, count, count_err) == -1) ||
+      check_size (h, type, count) == -1)
     goto err;
-  }
-  if (count > MAX_REQUEST_SIZE && (type == NBD_CMD_READ ||
-                                   type == NBD_CMD_WRITE)) {
-    set_error (ERANGE, "request too large: maximum request size is %d",
-               MAX_REQUEST_SIZE);
-    goto err;
-  }
-  if (count > UINT32_MAX) {
-    set_error (ERANGE, "request too large for the NBD protocol");
-    goto err;
-  }
   cmd = calloc (1, sizeof *cmd);
   if (cmd == NULL) {
     set_error (errno, "calloc");
@@ -104,11 +208,13 @@ nbd_internal_command_common (struct nbd_handle *h, uint16_t flags,
   enqueue (h, cmd);
 
   /* READY decides whether to send now or let a batch form (see
-   * should_issue in generator/states-issue-command.c).
+   * should_issue in generator/states-issue-command.c).  The command is
+   * queued: from here on the caller gets its cookie even if the state
+   * machine fails, and learns of the failure from the command itself.
    */
   if (nbd_internal_is_state_ready (h->state) &&
       nbd_internal_run (h, CmdIssue) == -1)
-    return -1;
+    debug (h, "command queued, ignoring state machine failure");
   /* cmd may be gone already (NBD_CMD_DISC is freed once sent). */
   return cookie;
 
@@ -141,17 +247,18 @@ unlink_in_flight (struct nbd_handle *h, struct command *cmd)
   cmd->next = NULL;
 }
 
-/* The reply is complete: check a read was covered, call the completion
- * callback, and retire the command or move it to the done list.
+/* CMD, off every list, is finished: check a read was covered, call
+ * the completion callback, and retire the command or append it to the
+ * done list.
  */
-void
-nbd_internal_complete_command (struct nbd_handle *h, struct command *cmd)
+static void
+finish_command (struct nbd_handle *h, struct command *cmd)
 {
   int err = cmd->error;
   int r = 0;
 
-  unlink_in_flight (h, cmd);
-  h->in_flight--;
+  assert (h->in_flight > 0);
+  __atomic_sub_fetch (&h->in_flight, 1, __ATOMIC_RELAXED);
   if (err == 0 && cmd->type == NBD_CMD_READ &&
       nbd_internal_range_covered (&cmd->seen) != cmd->count) {
     debug (h, "server did not send every byte of the read: failing it");
@@ -169,40 +276,109 @@ nbd_internal_complete_command (struct nbd_handle *h, struct command *cmd)
     nbd_internal_retire_and_free_command (cmd);
     return;
   }
+  cmd->next = NULL;
   if (h->cmds_done_tail)
     h->cmds_done_tail->next = cmd;
-  else
+  else {
+    assert (h->cmds_done == NULL);
     h->cmds_done = cmd;
+  }
   h->cmds_done_tail = cmd;
+}
+
+/* The reply to CMD, in flight, is complete. */
+void
+nbd_internal_complete_command (struct nbd_handle *h, struct command *cmd)
+{
+  unlink_in_flight (h, cmd);
+  finish_command (h, cmd);
+}
+
+/* Fail every command of LIST (detached already) with ERR unless it has
+ * an error of its own.  NBD_CMD_DISC is simply freed.
+ */
+static void
+fail_list (struct nbd_handle *h, struct command *cmd, int err)
+{
+  struct command *next;
+
+  for (; cmd; cmd = next) {
+    next = cmd->next;
+    cmd->next = NULL;
+    if (cmd->type == NBD_CMD_DISC) {
+      free (cmd);
+      continue;
+    }
+    if (cmd->error == 0)
+      cmd->error = err;
+    finish_command (h, cmd);
+  }
 }
 
 /* The connection is gone: every queued or in-flight command fails. */
 void
 nbd_internal_abort_commands (struct nbd_handle *h)
 {
-  struct command *lists[2] = { h->cmds_to_issue, h->cmds_in_flight };
-  int i;
+  struct command *to_issue = h->cmds_to_issue;
+  struct command *in_flight = h->cmds_in_flight;
 
   h->cmds_to_issue = h->cmds_to_issue_tail = NULL;
   h->cmds_in_flight = NULL;
   h->reply_cmd = NULL;
   h->reply_parked = 0;
-  for (i = 0; i < 2; ++i) {
-    struct command *cmd = lists[i], *next;
-    for (; cmd; cmd = next) {
-      next = cmd->next;
-      if (cmd->type == NBD_CMD_DISC) {
-        free (cmd);
-        continue;
-      }
-      if (cmd->error == 0)
-        cmd->error = ENOTCONN;
-      /* Put it back so complete_command can unlink it. */
-      cmd->next = h->cmds_in_flight;
-      h->cmds_in_flight = cmd;
-      nbd_internal_complete_command (h, cmd);
+  fail_list (h, to_issue, ENOTCONN);
+  fail_list (h, in_flight, ENOTCONN);
+  assert (h->in_flight == 0);
+}
+
+/* nbd_shutdown with ABANDON_PENDING: the commands not sent yet fail
+ * with ENOTCONN, so that NBD_CMD_DISC goes next.  A queued NBD_CMD_DISC
+ * stays queued.
+ */
+void
+nbd_internal_abandon_pending (struct nbd_handle *h)
+{
+  struct command *keep = NULL, *drop = NULL, **dtail = &drop;
+
+  while (h->cmds_to_issue) {
+    struct command *cmd = dequeue (h);
+    if (cmd->type == NBD_CMD_DISC)
+      keep = cmd;
+    else {
+      *dtail = cmd;
+      dtail = &cmd->next;
     }
   }
+  if (keep) {
+    h->cmds_to_issue = h->cmds_to_issue_tail = keep;
+  }
+  fail_list (h, drop, ENOTCONN);
+}
+
+/* Closing the handle: every command not retired yet gets its completion
+ * callback with an error (as libnbd 1.22 does), then is freed.
+ */
+void
+nbd_internal_free_all_commands (struct nbd_handle *h)
+{
+  struct command *lists[3] = { h->cmds_to_issue, h->cmds_in_flight,
+                               h->cmds_done };
+  int i;
+
+  h->cmds_to_issue = h->cmds_to_issue_tail = NULL;
+  h->cmds_in_flight = NULL;
+  h->cmds_done = h->cmds_done_tail = NULL;
+  for (i = 0; i < 3; ++i) {
+    struct command *cmd = lists[i], *next;
+    for (; cmd; cmd = next) {
+      int err = cmd->error ? cmd->error : ENOTCONN;
+      next = cmd->next;
+      if (cmd->cb.completion.callback)
+        CALL_CALLBACK (cmd->cb.completion, &err);
+      nbd_internal_retire_and_free_command (cmd);
+    }
+  }
+  __atomic_store_n (&h->in_flight, 0, __ATOMIC_RELAXED);
 }
 
 /* 1 if the command is done (and retire it), 0 if not, -1 if it failed
@@ -255,7 +431,10 @@ nbd_unlocked_aio_peek_command_completed (struct nbd_handle *h)
 int
 nbd_unlocked_aio_in_flight (struct nbd_handle *h)
 {
-  return h->in_flight;
+  /* Lock-free, as in libnbd: the count is only changed under the lock,
+   * with atomic operations.
+   */
+  return __atomic_load_n (&h->in_flight, __ATOMIC_RELAXED);
 }
 
 /* Drive the handle until the command COOKIE is done, then retire it.

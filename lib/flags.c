@@ -12,7 +12,8 @@ static int
 need_export (struct nbd_handle *h)
 {
   if (!h->eflags_valid) {
-    set_error (ENOTCONN, "server has not returned export flags");
+    set_error (EINVAL, "server has not returned export flags, "
+               "you need to connect to the server first");
     return -1;
   }
   return 0;
@@ -62,9 +63,12 @@ nbd_unlocked_can_meta_context (struct nbd_handle *h, const char *name)
 {
   size_t i;
 
-  /* Nothing was asked for, or the server refused: none to support. */
-  if (!h->meta_valid)
-    return 0;
+  /* Contexts were asked for but no SET_META_CONTEXT answered yet. */
+  if (h->request_meta_contexts.len && !h->meta_valid) {
+    set_error (EINVAL, "need a successful server meta context request "
+               "first");
+    return -1;
+  }
   for (i = 0; i < h->meta_contexts.len; ++i)
     if (strcmp (h->meta_contexts.ptr[i].name, name) == 0)
       return 1;
@@ -79,6 +83,22 @@ nbd_unlocked_get_size (struct nbd_handle *h)
   return h->exportsize;
 }
 
+/* The largest write payload we send.  The protocol lets a client
+ * assume 32M when the server names no maximum, and at least 1M even if
+ * its maximum is smaller; beyond 64M is more than we buffer.
+ */
+uint32_t
+nbd_internal_payload_maximum (struct nbd_handle *h)
+{
+  uint32_t max = h->block_maximum;
+
+  if (max == 0)
+    return 32 * 1024 * 1024;
+  if (max < 1024 * 1024)
+    return 1024 * 1024;
+  return max < MAX_REQUEST_SIZE ? max : MAX_REQUEST_SIZE;
+}
+
 int64_t
 nbd_unlocked_get_block_size (struct nbd_handle *h, int type)
 {
@@ -89,10 +109,7 @@ nbd_unlocked_get_block_size (struct nbd_handle *h, int type)
   case LIBNBD_SIZE_PREFERRED: return h->block_preferred;
   case LIBNBD_SIZE_MAXIMUM: return h->block_maximum;
   case LIBNBD_SIZE_PAYLOAD:
-    /* Largest payload we send or accept in one request. */
-    if (h->block_maximum && h->block_maximum < MAX_REQUEST_SIZE)
-      return h->block_maximum;
-    return MAX_REQUEST_SIZE;
+    return nbd_internal_payload_maximum (h);
   }
   return 0;
 }
@@ -129,10 +146,8 @@ nbd_unlocked_get_canonical_export_name (struct nbd_handle *h)
 {
   if (need_export (h) == -1)
     return NULL;
-  /* No NBD_INFO_NAME: the name we asked for is the canonical one. */
-  return dup_or_error (h->canonical_name ? h->canonical_name
-                       : h->full_info ? h->export_name : NULL,
-                       "a canonical name");
+  /* Only what the server said (NBD_INFO_NAME), as in libnbd. */
+  return dup_or_error (h->canonical_name, "a canonical name");
 }
 
 char *

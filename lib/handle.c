@@ -47,8 +47,7 @@ nbd_create (void)
   h->request_block_size = true;
   h->pread_initialize = true;
   h->gflags = LIBNBD_HANDSHAKE_FLAG_MASK;
-  h->strict = LIBNBD_STRICT_COMMANDS | LIBNBD_STRICT_FLAGS |
-    LIBNBD_STRICT_BOUNDS | LIBNBD_STRICT_ZERO_SIZE | LIBNBD_STRICT_ALIGN;
+  h->strict = LIBNBD_STRICT_MASK;
   h->uri_allow_transports = LIBNBD_ALLOW_TRANSPORT_TCP |
     LIBNBD_ALLOW_TRANSPORT_UNIX | LIBNBD_ALLOW_TRANSPORT_VSOCK;
   h->uri_allow_tls = LIBNBD_TLS_ALLOW;
@@ -89,17 +88,6 @@ reap_subprocess (struct nbd_handle *h)
   }
 }
 
-static void
-free_commands (struct command *cmd)
-{
-  struct command *next;
-
-  for (; cmd; cmd = next) {
-    next = cmd->next;
-    nbd_internal_retire_and_free_command (cmd);
-  }
-}
-
 void
 nbd_close (struct nbd_handle *h)
 {
@@ -107,15 +95,14 @@ nbd_close (struct nbd_handle *h)
   if (h == NULL)
     return;
   debug (h, "closing handle");
-  /* Commands not retired yet: free them and their closures.  As in
-   * libnbd, closing calls no completion callback, it only frees.
+  /* The debug callback goes first, as in libnbd.  Commands not
+   * retired yet get their completion callback with an error, then are
+   * freed with their closures.
    */
-  free_commands (h->cmds_to_issue);
-  free_commands (h->cmds_in_flight);
-  free_commands (h->cmds_done);
+  FREE_CALLBACK (h->debug_callback);
+  nbd_internal_free_all_commands (h);
   FREE_CALLBACK (h->opt.completion);
   FREE_CALLBACK (h->opt.fn.list);
-  FREE_CALLBACK (h->debug_callback);
   nbd_internal_close_socket (h);
   reap_subprocess (h);
   if (h->sact_sockpath)
@@ -211,7 +198,14 @@ nbd_unlocked_set_export_name (struct nbd_handle *h, const char *name)
     set_error (ENAMETOOLONG, "export name too long for NBD protocol");
     return -1;
   }
-  return set_string (&h->export_name, name);
+  if (strcmp (name, h->export_name) == 0)
+    return 0;                   /* the same export: nothing changes */
+  if (set_string (&h->export_name, name) == -1)
+    return -1;
+  /* What the server said was about the previous export. */
+  nbd_internal_reset_size_and_flags (h);
+  h->meta_valid = false;
+  return 0;
 }
 
 char *
@@ -362,14 +356,15 @@ nbd_unlocked_clear_meta_contexts (struct nbd_handle *h)
   return 0;
 }
 
+/* Counters other threads update: atomic loads (see STAT_ADD). */
 uint64_t nbd_unlocked_stats_bytes_sent (struct nbd_handle *h)
-{ return h->bytes_sent; }
+{ return STAT_GET (h, bytes_sent); }
 uint64_t nbd_unlocked_stats_chunks_sent (struct nbd_handle *h)
-{ return h->chunks_sent; }
+{ return STAT_GET (h, chunks_sent); }
 uint64_t nbd_unlocked_stats_bytes_received (struct nbd_handle *h)
-{ return h->bytes_received; }
+{ return STAT_GET (h, bytes_received); }
 uint64_t nbd_unlocked_stats_chunks_received (struct nbd_handle *h)
-{ return h->chunks_received; }
+{ return STAT_GET (h, chunks_received); }
 
 const char *
 nbd_unlocked_get_package_name (struct nbd_handle *h)

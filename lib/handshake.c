@@ -237,6 +237,27 @@ nbd_internal_opt_info_reply (struct nbd_handle *h)
   return -1;
 }
 
+/* Did the SET_META_CONTEXT being answered ask for NAME?  A query that
+ * ends in ':' asks for its whole namespace.
+ */
+static bool
+meta_context_requested (struct nbd_handle *h, const char *name)
+{
+  const struct string_vector *q = &h->request_meta_contexts;
+  size_t i;
+
+  if (h->opt.option == NBD_OPT_SET_META_CONTEXT && h->opt_queries_set)
+    q = &h->opt_queries;
+  for (i = 0; i < q->len; ++i) {
+    size_t n = strlen (q->ptr[i]);
+    if (strcmp (q->ptr[i], name) == 0 ||
+        (n > 0 && q->ptr[i][n - 1] == ':' &&
+         strncmp (q->ptr[i], name, n) == 0))
+      return true;
+  }
+  return false;
+}
+
 /* NBD_REP_META_CONTEXT: record it (SET) and tell the callback. */
 int
 nbd_internal_opt_meta_context_reply (struct nbd_handle *h)
@@ -252,6 +273,12 @@ nbd_internal_opt_meta_context_reply (struct nbd_handle *h)
   name = dup_field (h->opt_payload + 4, len - 4);
   if (name == NULL)
     return -1;
+  if (be32toh (h->opt_reply.option) == NBD_OPT_SET_META_CONTEXT &&
+      !meta_context_requested (h, name)) {
+    debug (h, "ignoring meta context %s, which was not requested", name);
+    free (name);
+    return 0;
+  }
   debug (h, "meta context %s", name);
   h->opt_count++;
   if (h->opt.fn.context.callback)
@@ -327,6 +354,10 @@ nbd_internal_set_size_and_flags (struct nbd_handle *h, uint64_t exportsize,
   /* Fast zero only means something when write zeroes exists. */
   if (!(eflags & NBD_FLAG_SEND_WRITE_ZEROES))
     eflags &= ~NBD_FLAG_SEND_FAST_ZERO;
+  /* No SET_META_CONTEXT was due: the empty set is the agreed one. */
+  if (h->request_meta &&
+      (!h->structured_replies || h->request_meta_contexts.len == 0))
+    h->meta_valid = true;
   h->exportsize = exportsize;
   h->eflags = eflags;
   h->eflags_valid = true;

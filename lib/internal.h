@@ -196,6 +196,8 @@ struct nbd_handle {
   /* State machine. */
   enum state state;             /* the actual state */
   enum state public_state;      /* read by lock-free calls (atomic) */
+  unsigned public_dir;          /* its aio direction (atomic) */
+  bool force_send;              /* READY: send the batch now */
   enum state reply_parked;      /* a reply blocked half-way, or 0 */
 
   /* Negotiation: the option being exchanged. */
@@ -408,8 +410,12 @@ extern int nbd_internal_socket_activation (struct nbd_handle *h);
 extern int64_t nbd_internal_command_common (struct nbd_handle *h,
                                             uint16_t flags, uint16_t type,
                                             uint64_t offset, uint64_t count,
-                                            void *data,
+                                            int count_err, void *data,
                                             struct command_cb *cb);
+extern void nbd_internal_command_sent (struct nbd_handle *h,
+                                       struct command *cmd);
+extern void nbd_internal_abandon_pending (struct nbd_handle *h);
+extern void nbd_internal_free_all_commands (struct nbd_handle *h);
 extern void nbd_internal_retire_and_free_command (struct command *cmd);
 extern void nbd_internal_abort_commands (struct nbd_handle *h);
 extern void nbd_internal_complete_command (struct nbd_handle *h,
@@ -421,6 +427,7 @@ extern int nbd_internal_run_until_done (struct nbd_handle *h,
 
 /* ---- flags.c ---- */
 extern bool nbd_internal_can (struct nbd_handle *h, uint16_t flag);
+extern uint32_t nbd_internal_payload_maximum (struct nbd_handle *h);
 
 /* ---- opt.c ---- */
 extern void nbd_internal_opt_complete (struct nbd_handle *h, int err);
@@ -444,11 +451,24 @@ struct child_spec {
 extern pid_t nbd_internal_fork_exec (struct nbd_handle *h,
                                      const struct child_spec *spec);
 
-/* Load and store the state that lock-free calls read. */
+/* ---- poll.c ---- */
+extern unsigned nbd_internal_direction (struct nbd_handle *h);
+extern int nbd_internal_flush_batch (struct nbd_handle *h);
+
+/* Store the state (and the direction it waits in) that lock-free calls
+ * read.
+ */
 static inline void
 nbd_internal_set_public_state (struct nbd_handle *h, enum state s)
 {
+  __atomic_store_n (&h->public_dir, nbd_internal_direction (h),
+                    __ATOMIC_RELEASE);
   __atomic_store_n (&h->public_state, s, __ATOMIC_RELEASE);
 }
+
+/* Statistics are written under the lock and read without it. */
+#define STAT_ADD(h, field, n) \
+  __atomic_fetch_add (&(h)->field, (n), __ATOMIC_RELAXED)
+#define STAT_GET(h, field) __atomic_load_n (&(h)->field, __ATOMIC_RELAXED)
 
 #endif /* LIBNBD_INTERNAL_H */

@@ -31,6 +31,19 @@ nbd_internal_opt_complete_msg (struct nbd_handle *h, int err, uint32_t reply)
   nbd_internal_opt_complete (h, err);
 }
 
+/* Every option but EXPORT_NAME (sent by opt_go) and ABORT needs a
+ * fixed newstyle server.
+ */
+static int
+need_fixed_newstyle (struct nbd_handle *h)
+{
+  if (!(h->gflags & LIBNBD_HANDSHAKE_FLAG_FIXED_NEWSTYLE)) {
+    set_error (ENOTSUP, "server is not using fixed newstyle protocol");
+    return -1;
+  }
+  return 0;
+}
+
 /* Start OPTION; the closures are taken. */
 static int
 opt_start (struct nbd_handle *h, uint32_t option,
@@ -42,7 +55,18 @@ opt_start (struct nbd_handle *h, uint32_t option,
   h->opt_count = 0;
   if (completion)
     TAKE_CALLBACK (h->opt.completion, completion);
-  return nbd_internal_run (h, CmdIssue);
+  /* The option is under way: a failure of the state machine is seen
+   * by waiting for it, and the completion callback still runs once.
+   */
+  if (nbd_internal_run (h, CmdIssue) == -1) {
+    debug (h, "option queued, ignoring state machine failure");
+    if (h->opt.option) {
+      int err = nbd_get_errno () ? nbd_get_errno () : ENOTCONN;
+      h->opt.reply = 0;
+      nbd_internal_opt_complete (h, err);
+    }
+  }
+  return 0;
 }
 
 /* Wait for the option started by opt_start; -1 if it failed. */
@@ -53,10 +77,9 @@ nbd_internal_opt_wait (struct nbd_handle *h)
     if (nbd_unlocked_poll (h, -1) == -1)
       return -1;
   }
-  if (nbd_internal_is_state_dead (h->state)) {
-    set_error (ENOTCONN, "connection is dead");
+  /* Dead: the state machine's own error is the one to report. */
+  if (nbd_internal_is_state_dead (h->state))
     return -1;
-  }
   if (h->opt.error) {
     if (h->opt.reply)
       nbd_internal_set_opt_reply_error (h, h->opt.error, h->opt.reply);
@@ -78,6 +101,8 @@ int
 nbd_unlocked_aio_opt_info (struct nbd_handle *h,
                            nbd_completion_callback *completion)
 {
+  if (need_fixed_newstyle (h) == -1)
+    return -1;
   return opt_start (h, NBD_OPT_INFO, completion);
 }
 
@@ -91,6 +116,8 @@ int
 nbd_unlocked_aio_opt_structured_reply (struct nbd_handle *h,
                                        nbd_completion_callback *completion)
 {
+  if (need_fixed_newstyle (h) == -1)
+    return -1;
   return opt_start (h, NBD_OPT_STRUCTURED_REPLY, completion);
 }
 
@@ -98,6 +125,8 @@ int
 nbd_unlocked_aio_opt_starttls (struct nbd_handle *h,
                                nbd_completion_callback *completion)
 {
+  if (need_fixed_newstyle (h) == -1)
+    return -1;
   return opt_start (h, NBD_OPT_STARTTLS, completion);
 }
 
@@ -105,6 +134,8 @@ int
 nbd_unlocked_aio_opt_extended_headers (struct nbd_handle *h,
                                        nbd_completion_callback *completion)
 {
+  if (need_fixed_newstyle (h) == -1)
+    return -1;
   /* XXX Extended headers are a later piece of work. */
   set_error (ENOTSUP, "this build of libnbd does not support "
              "extended headers");
@@ -115,6 +146,8 @@ int
 nbd_unlocked_aio_opt_list (struct nbd_handle *h, nbd_list_callback *list,
                            nbd_completion_callback *completion)
 {
+  if (need_fixed_newstyle (h) == -1)
+    return -1;
   TAKE_CALLBACK (h->opt.fn.list, list);
   return opt_start (h, NBD_OPT_LIST, completion);
 }
@@ -125,6 +158,8 @@ meta_start (struct nbd_handle *h, uint32_t option, char **queries,
             nbd_context_callback *context,
             nbd_completion_callback *completion)
 {
+  if (need_fixed_newstyle (h) == -1)
+    return -1;
   h->opt_queries_set = queries != NULL;
   if (queries &&
       nbd_internal_copy_string_list (&h->opt_queries, queries) == -1) {
@@ -193,6 +228,9 @@ nbd_unlocked_opt_info (struct nbd_handle *h)
   return 0;
 }
 
+/* Succeeds once the handle is closed, or dead (a server that is not
+ * fixed newstyle cannot be told to abort).
+ */
 int
 nbd_unlocked_opt_abort (struct nbd_handle *h)
 {

@@ -20,19 +20,15 @@ nbd_unlocked_aio_get_fd (struct nbd_handle *h)
   return h->sock->ops->get_fd (h->sock);
 }
 
-/* What the state machine waits for.  The caller is about to wait,
- * so the batch of commands it queued while others were in flight is
- * complete: send it now, rather than after a poll that would only say
- * the socket is writable.
+/* What the state machine waits for in its current state, computed with
+ * the lock held whenever the state is published.  READY with a batch
+ * of queued commands waits to write as well.
  */
 unsigned
-nbd_unlocked_aio_get_direction (struct nbd_handle *h)
+nbd_internal_direction (struct nbd_handle *h)
 {
-  enum state s;
+  enum state s = h->state;
 
-  if (h->state == STATE_READY_START && h->cmds_to_issue)
-    (void) nbd_internal_run (h, NotifyWrite);
-  s = h->state;
   switch (s) {
   case STATE_CONNECT_CONNECTING:
   case STATE_CONNECT_TCP_CONNECTING:
@@ -56,16 +52,46 @@ nbd_unlocked_aio_get_direction (struct nbd_handle *h)
   return LIBNBD_AIO_DIRECTION_READ;
 }
 
+/* A pure, lock-free read of what was published last. */
+unsigned
+nbd_unlocked_aio_get_direction (struct nbd_handle *h)
+{
+  return __atomic_load_n (&h->public_dir, __ATOMIC_ACQUIRE);
+}
+
+/* Send the batch of commands queued in READY (while others were in
+ * flight): the caller is about to wait, or the socket is writable.
+ */
+int
+nbd_internal_flush_batch (struct nbd_handle *h)
+{
+  int r;
+
+  if (h->state != STATE_READY_START ||
+      (h->cmds_to_issue == NULL && !nbd_internal_send_pending (h)))
+    return 0;
+  h->force_send = true;
+  r = nbd_internal_run (h, CmdIssue);
+  h->force_send = false;
+  return r;
+}
+
 int
 nbd_unlocked_aio_notify_read (struct nbd_handle *h)
 {
   h->recv_drained = false;
-  return nbd_internal_run (h, NotifyRead);
+  if (nbd_internal_run (h, NotifyRead) == -1)
+    return -1;
+  /* Commands the callbacks queued leave now, together. */
+  return nbd_internal_flush_batch (h);
 }
 
 int
 nbd_unlocked_aio_notify_write (struct nbd_handle *h)
 {
+  if (h->state == STATE_READY_START &&
+      (h->cmds_to_issue || nbd_internal_send_pending (h)))
+    return nbd_internal_flush_batch (h);
   return nbd_internal_run (h, NotifyWrite);
 }
 
@@ -74,8 +100,13 @@ static int
 poll_common (struct nbd_handle *h, int fd, int timeout)
 {
   struct pollfd fds[2];
-  unsigned dir = nbd_unlocked_aio_get_direction (h);
+  unsigned dir;
   int r, nfds = 1;
+
+  /* About to wait: whatever was queued goes out first. */
+  if (nbd_internal_flush_batch (h) == -1)
+    return -1;
+  dir = nbd_internal_direction (h);
 
   if (h->sock == NULL || dir == 0) {
     set_error (EINVAL, "the socket is not connected or the handle is "
@@ -119,7 +150,7 @@ poll_common (struct nbd_handle *h, int fd, int timeout)
   /* Writes still pending after reading replies: try them now. */
   if ((fds[0].revents & POLLOUT) && (fds[0].revents & POLLIN) &&
       nbd_internal_is_state_ready (h->state) &&
-      (nbd_unlocked_aio_get_direction (h) & LIBNBD_AIO_DIRECTION_WRITE) &&
+      (nbd_internal_direction (h) & LIBNBD_AIO_DIRECTION_WRITE) &&
       nbd_unlocked_aio_notify_write (h) == -1)
     return -1;
   return 1;

@@ -47,7 +47,7 @@ nbd_internal_chunk_start (struct nbd_handle *h)
   h->chunk_flags = be16toh (s->flags);
   h->chunk_type = be16toh (s->type);
   h->chunk_length = be32toh (s->length);
-  h->chunks_received++;
+  STAT_ADD (h, chunks_received, 1);
   if (cmd == NULL) {
     set_error (EPROTO, "no command matches the cookie %" PRIu64
                " of the server's reply", cookie);

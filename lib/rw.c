@@ -7,44 +7,27 @@
 
 #include "internal.h"
 
-/* Client-side checks of a data command (the LIBNBD_STRICT_* rules).
- * BOUNDS_ERR is the errno of a request past the end: writing there is
- * "no space", as libnbd reports it.
+/* Per-command checks of LIBNBD_STRICT_COMMANDS: what the server did
+ * not offer.  Their order, and the range and size checks that follow
+ * in nbd_internal_command_common, decide which errno a request failing
+ * several checks gets: it is libnbd's order.
  */
-static int
-check_request_err (struct nbd_handle *h, uint64_t offset, uint64_t count,
-                   int bounds_err)
+static bool
+commands_strict (struct nbd_handle *h)
 {
-  if (count == 0 && (h->strict & LIBNBD_STRICT_ZERO_SIZE)) {
-    set_error (EINVAL, "count cannot be 0");
-    return -1;
-  }
-  if ((h->strict & LIBNBD_STRICT_BOUNDS) &&
-      (offset > h->exportsize || count > h->exportsize - offset)) {
-    set_error (bounds_err, "request out of bounds");
-    return -1;
-  }
-  if ((h->strict & LIBNBD_STRICT_ALIGN) && h->block_minimum &&
-      (offset | count) & (h->block_minimum - 1)) {
-    set_error (EINVAL, "request is unaligned");
+  return (h->strict & LIBNBD_STRICT_COMMANDS) != 0;
+}
+
+static int
+check_supported (struct nbd_handle *h, uint16_t eflag, const char *what)
+{
+  if (!(h->eflags & eflag)) {
+    set_error (EINVAL, "server does not support %s operations", what);
     return -1;
   }
   return 0;
 }
 
-static int
-check_request (struct nbd_handle *h, uint64_t offset, uint64_t count)
-{
-  return check_request_err (h, offset, count, EINVAL);
-}
-
-static int
-check_write_request (struct nbd_handle *h, uint64_t offset, uint64_t count)
-{
-  return check_request_err (h, offset, count, ENOSPC);
-}
-
-/* Writes, trims and zeroes need a writable export. */
 static int
 check_writable (struct nbd_handle *h)
 {
@@ -55,23 +38,47 @@ check_writable (struct nbd_handle *h)
   return 0;
 }
 
-/* A command the server did not advertise. */
 static int
-check_supported (struct nbd_handle *h, uint16_t eflag, const char *what)
+check_flag (struct nbd_handle *h, uint32_t flags, uint32_t flag,
+            uint16_t eflag, const char *what)
 {
-  if ((h->strict & LIBNBD_STRICT_COMMANDS) && !(h->eflags & eflag)) {
-    set_error (EINVAL, "server does not support %s", what);
+  if ((flags & flag) && !(h->eflags & eflag)) {
+    set_error (EINVAL, "server does not support the %s flag", what);
     return -1;
   }
   return 0;
 }
 
+/* Trim and zero: advertised, writable, FUA if asked. */
 static int
-check_fua (struct nbd_handle *h, uint32_t flags)
+check_write_like (struct nbd_handle *h, uint32_t flags, uint16_t eflag,
+                  const char *what)
 {
-  if ((flags & LIBNBD_CMD_FLAG_FUA) && (h->strict & LIBNBD_STRICT_COMMANDS) &&
-      !(h->eflags & NBD_FLAG_SEND_FUA)) {
-    set_error (EINVAL, "server does not support the FUA flag");
+  if (!commands_strict (h))
+    return 0;
+  if (check_supported (h, eflag, what) == -1 || check_writable (h) == -1 ||
+      check_flag (h, flags, LIBNBD_CMD_FLAG_FUA, NBD_FLAG_SEND_FUA,
+                  "FUA") == -1)
+    return -1;
+  return 0;
+}
+
+/* PAYLOAD_LEN says a write carries its length in an extended header:
+ * AUTO_FLAG sets it from what was negotiated, COMMANDS refuses a wrong
+ * one.
+ */
+static int
+write_payload_flag (struct nbd_handle *h, uint32_t *flags)
+{
+  if (h->strict & LIBNBD_STRICT_AUTO_FLAG) {
+    if (h->extended_headers)
+      *flags |= LIBNBD_CMD_FLAG_PAYLOAD_LEN;
+    else
+      *flags &= ~LIBNBD_CMD_FLAG_PAYLOAD_LEN;
+  }
+  if (commands_strict (h) &&
+      !!(*flags & LIBNBD_CMD_FLAG_PAYLOAD_LEN) != h->extended_headers) {
+    set_error (EINVAL, "incorrect setting for PAYLOAD_LEN flag");
     return -1;
   }
   return 0;
@@ -91,13 +98,10 @@ nbd_unlocked_aio_pread (struct nbd_handle *h, void *buf, size_t count,
                         uint64_t offset,
                         nbd_completion_callback *completion, uint32_t flags)
 {
-  struct command_cb cb;
+  struct command_cb cb = make_cb (completion);
 
-  if (check_request (h, offset, count) == -1)
-    return -1;
-  cb = make_cb (completion);
   return nbd_internal_command_common (h, flags, NBD_CMD_READ, offset, count,
-                                      buf, &cb);
+                                      EINVAL, buf, &cb);
 }
 
 int64_t
@@ -109,18 +113,15 @@ nbd_unlocked_aio_pread_structured (struct nbd_handle *h, void *buf,
 {
   struct command_cb cb;
 
-  if ((flags & LIBNBD_CMD_FLAG_DF) && (h->strict & LIBNBD_STRICT_COMMANDS) &&
-      !(h->eflags & NBD_FLAG_SEND_DF)) {
-    set_error (EINVAL, "server does not support the DF flag");
-    return -1;
-  }
-  if (check_request (h, offset, count) == -1)
+  if (commands_strict (h) &&
+      check_flag (h, flags, LIBNBD_CMD_FLAG_DF, NBD_FLAG_SEND_DF,
+                  "DF") == -1)
     return -1;
   cb = make_cb (completion);
   cb.kind = CB_CHUNK;
   TAKE_CALLBACK (cb.fn.chunk, chunk);
   return nbd_internal_command_common (h, flags, NBD_CMD_READ, offset, count,
-                                      buf, &cb);
+                                      EINVAL, buf, &cb);
 }
 
 int64_t
@@ -130,15 +131,16 @@ nbd_unlocked_aio_pwrite (struct nbd_handle *h, const void *buf, size_t count,
 {
   struct command_cb cb;
 
-  if (check_writable (h) == -1)
+  if (commands_strict (h) &&
+      (check_writable (h) == -1 ||
+       check_flag (h, flags, LIBNBD_CMD_FLAG_FUA, NBD_FLAG_SEND_FUA,
+                   "FUA") == -1))
     return -1;
-  if (check_fua (h, flags) == -1 ||
-      check_write_request (h, offset, count) == -1)
+  if (write_payload_flag (h, &flags) == -1)
     return -1;
   cb = make_cb (completion);
-  return nbd_internal_command_common (h, flags & ~LIBNBD_CMD_FLAG_PAYLOAD_LEN,
-                                      NBD_CMD_WRITE, offset, count,
-                                      (void *) buf, &cb);
+  return nbd_internal_command_common (h, flags, NBD_CMD_WRITE, offset, count,
+                                      ENOSPC, (void *) buf, &cb);
 }
 
 int64_t
@@ -147,11 +149,12 @@ nbd_unlocked_aio_flush (struct nbd_handle *h,
 {
   struct command_cb cb;
 
-  if (check_supported (h, NBD_FLAG_SEND_FLUSH, "flush") == -1)
+  if (commands_strict (h) &&
+      check_supported (h, NBD_FLAG_SEND_FLUSH, "flush") == -1)
     return -1;
   cb = make_cb (completion);
-  return nbd_internal_command_common (h, flags, NBD_CMD_FLUSH, 0, 0, NULL,
-                                      &cb);
+  return nbd_internal_command_common (h, flags, NBD_CMD_FLUSH, 0, 0, 0,
+                                      NULL, &cb);
 }
 
 int64_t
@@ -160,15 +163,11 @@ nbd_unlocked_aio_trim (struct nbd_handle *h, uint64_t count, uint64_t offset,
 {
   struct command_cb cb;
 
-  if (check_writable (h) == -1)
-    return -1;
-  if (check_supported (h, NBD_FLAG_SEND_TRIM, "trim") == -1 ||
-      check_fua (h, flags) == -1 ||
-      check_write_request (h, offset, count) == -1)
+  if (check_write_like (h, flags, NBD_FLAG_SEND_TRIM, "trim") == -1)
     return -1;
   cb = make_cb (completion);
   return nbd_internal_command_common (h, flags, NBD_CMD_TRIM, offset, count,
-                                      NULL, &cb);
+                                      ENOSPC, NULL, &cb);
 }
 
 int64_t
@@ -177,12 +176,12 @@ nbd_unlocked_aio_cache (struct nbd_handle *h, uint64_t count, uint64_t offset,
 {
   struct command_cb cb;
 
-  if (check_supported (h, NBD_FLAG_SEND_CACHE, "cache") == -1 ||
-      check_request (h, offset, count) == -1)
+  if (commands_strict (h) &&
+      check_supported (h, NBD_FLAG_SEND_CACHE, "cache") == -1)
     return -1;
   cb = make_cb (completion);
   return nbd_internal_command_common (h, flags, NBD_CMD_CACHE, offset, count,
-                                      NULL, &cb);
+                                      EINVAL, NULL, &cb);
 }
 
 int64_t
@@ -191,38 +190,34 @@ nbd_unlocked_aio_zero (struct nbd_handle *h, uint64_t count, uint64_t offset,
 {
   struct command_cb cb;
 
-  if (check_writable (h) == -1)
+  if (check_write_like (h, flags, NBD_FLAG_SEND_WRITE_ZEROES, "zero") == -1)
     return -1;
-  if (check_supported (h, NBD_FLAG_SEND_WRITE_ZEROES, "zero") == -1 ||
-      check_fua (h, flags) == -1 ||
-      check_write_request (h, offset, count) == -1)
+  if (commands_strict (h) &&
+      check_flag (h, flags, LIBNBD_CMD_FLAG_FAST_ZERO,
+                  NBD_FLAG_SEND_FAST_ZERO, "fast zero") == -1)
     return -1;
-  if ((flags & LIBNBD_CMD_FLAG_FAST_ZERO) &&
-      (h->strict & LIBNBD_STRICT_COMMANDS) &&
-      !(h->eflags & NBD_FLAG_SEND_FAST_ZERO)) {
-    set_error (EINVAL, "server does not support the fast zero flag");
-    return -1;
-  }
   cb = make_cb (completion);
   return nbd_internal_command_common (h, flags, NBD_CMD_WRITE_ZEROES, offset,
-                                      count, NULL, &cb);
+                                      count, ENOSPC, NULL, &cb);
 }
 
-/* Block status needs base:allocation (or another context) agreed. */
+/* Block status needs structured replies and a negotiated context. */
 static int
-check_block_status (struct nbd_handle *h, uint64_t offset, uint64_t count)
+check_block_status (struct nbd_handle *h)
 {
+  if (!commands_strict (h))
+    return 0;
   if (!h->structured_replies) {
     set_error (ENOTSUP, "server does not support structured replies");
     return -1;
   }
-  if (h->meta_contexts.len == 0) {
+  if (!h->meta_valid || h->meta_contexts.len == 0) {
     set_error (ENOTSUP, "did not negotiate any metadata contexts, "
                "either you did not call nbd_add_meta_context before "
                "connecting or the server does not support it");
     return -1;
   }
-  return check_request (h, offset, count);
+  return 0;
 }
 
 int64_t
@@ -233,14 +228,13 @@ nbd_unlocked_aio_block_status (struct nbd_handle *h, uint64_t count,
 {
   struct command_cb cb;
 
-  if (check_block_status (h, offset, count) == -1)
+  if (check_block_status (h) == -1)
     return -1;
   cb = make_cb (completion);
   cb.kind = CB_EXTENT;
   TAKE_CALLBACK (cb.fn.extent, extent);
-  return nbd_internal_command_common (h, flags & ~LIBNBD_CMD_FLAG_PAYLOAD_LEN,
-                                      NBD_CMD_BLOCK_STATUS, offset, count,
-                                      NULL, &cb);
+  return nbd_internal_command_common (h, flags, NBD_CMD_BLOCK_STATUS, offset,
+                                      count, EINVAL, NULL, &cb);
 }
 
 int64_t
@@ -252,14 +246,13 @@ nbd_unlocked_aio_block_status_64 (struct nbd_handle *h, uint64_t count,
 {
   struct command_cb cb;
 
-  if (check_block_status (h, offset, count) == -1)
+  if (check_block_status (h) == -1)
     return -1;
   cb = make_cb (completion);
   cb.kind = CB_EXTENT64;
   TAKE_CALLBACK (cb.fn.extent64, extent64);
-  return nbd_internal_command_common (h, flags & ~LIBNBD_CMD_FLAG_PAYLOAD_LEN,
-                                      NBD_CMD_BLOCK_STATUS, offset, count,
-                                      NULL, &cb);
+  return nbd_internal_command_common (h, flags, NBD_CMD_BLOCK_STATUS, offset,
+                                      count, EINVAL, NULL, &cb);
 }
 
 int64_t
@@ -269,19 +262,25 @@ nbd_unlocked_aio_block_status_filter (struct nbd_handle *h, uint64_t count,
                                       nbd_completion_callback *completion,
                                       uint32_t flags)
 {
-  /* XXX Filtering needs extended headers, which are not done yet. */
-  set_error (ENOTSUP, "server does not support block status filtering "
-             "(needs extended headers)");
+  if (check_block_status (h) == -1)
+    return -1;
+  /* XXX Filtering needs extended headers, which are not done yet: the
+   * same errors as libnbd gives a server without them.
+   */
+  if (!(h->strict & LIBNBD_STRICT_AUTO_FLAG) && commands_strict (h)) {
+    set_error (EINVAL,
+               "server does not support the block status payload flag");
+    return -1;
+  }
+  set_error (ENOTSUP, "server does not support extended headers");
   return -1;
 }
 
 int
 nbd_unlocked_aio_disconnect (struct nbd_handle *h, uint32_t flags)
 {
-  if (h->disconnect_request)
-    return 0;
-  return nbd_internal_command_common (h, 0, NBD_CMD_DISC, 0, 0, NULL, NULL)
-    == -1 ? -1 : 0;
+  return nbd_internal_command_common (h, flags, NBD_CMD_DISC, 0, 0, 0, NULL,
+                                      NULL) == -1 ? -1 : 0;
 }
 
 /* The synchronous calls: issue, then wait for that command. */
@@ -400,19 +399,11 @@ nbd_unlocked_shutdown (struct nbd_handle *h, uint32_t flags)
 {
   if (nbd_internal_is_state_negotiating (h->state))
     return nbd_unlocked_opt_abort (h);
-  if (flags & LIBNBD_SHUTDOWN_ABANDON_PENDING) {
-    struct command *cmd = h->cmds_to_issue, *next;
-    h->cmds_to_issue = h->cmds_to_issue_tail = NULL;
-    for (; cmd; cmd = next) {
-      next = cmd->next;
-      h->in_flight--;
-      cmd->error = ESHUTDOWN;
-      cmd->next = h->cmds_in_flight;
-      h->cmds_in_flight = cmd;
-      nbd_internal_complete_command (h, cmd);
-    }
-  }
+  if (flags & LIBNBD_SHUTDOWN_ABANDON_PENDING)
+    nbd_internal_abandon_pending (h);
   if (!h->disconnect_request &&
+      (nbd_internal_is_state_ready (h->state) ||
+       nbd_internal_is_state_processing (h->state)) &&
       nbd_unlocked_aio_disconnect (h, 0) == -1)
     return -1;
   while (!nbd_internal_is_state_closed (h->state) &&

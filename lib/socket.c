@@ -147,7 +147,7 @@ nbd_internal_recv_into_rbuf (struct nbd_handle *h)
     }
     if (r == 0)
       return 2;
-    h->bytes_received += r;
+    STAT_ADD (h, bytes_received, r);
     if (direct) {
       h->recv_drained = (size_t) r < h->rlen;
       h->rbuf = (char *) h->rbuf + r;
@@ -194,7 +194,7 @@ nbd_internal_send_handshake (struct nbd_handle *h)
       io_error (h, "send");
       return -1;
     }
-    h->bytes_sent += r;
+    STAT_ADD (h, bytes_sent, r);
     h->wbuf = (const char *) h->wbuf + r;
     h->wlen -= r;
   }
@@ -249,16 +249,8 @@ nbd_internal_gather_requests (struct nbd_handle *h)
       h->big_len = payload;
     }
     /* Off the issue queue; replies can only come once it is sent. */
-    h->cmds_to_issue = cmd->next;
-    if (h->cmds_to_issue == NULL)
-      h->cmds_to_issue_tail = NULL;
-    h->chunks_sent++;
-    if (cmd->type == NBD_CMD_DISC) {
-      free (cmd);
-      continue;
-    }
-    cmd->next = h->cmds_in_flight;
-    h->cmds_in_flight = cmd;
+    STAT_ADD (h, chunks_sent, 1);
+    nbd_internal_command_sent (h, cmd);
     if (!small)
       break;
   }
@@ -302,7 +294,7 @@ nbd_internal_send_gathered (struct nbd_handle *h)
       io_error (h, "send");
       return -1;
     }
-    h->bytes_sent += r;
+    STAT_ADD (h, bytes_sent, r);
     if ((size_t) r <= h->gather_len - h->gather_sent)
       h->gather_sent += r;
     else {

@@ -125,7 +125,8 @@ parse_bool (const char *s)
   return -1;
 }
 
-/* Record one decoded query parameter.  Takes ownership of VALUE.
+/* Record one decoded query parameter (names match case-insensitively,
+ * as in libnbd).  Takes ownership of VALUE.
  * Unknown parameters are ignored, as libnbd does.
  */
 static int
@@ -136,14 +137,14 @@ set_param (struct nbd_handle *h, struct parsed_uri *p,
   char **slot;
 
   for (i = 0; i < ARRAY_SIZE (string_params); ++i) {
-    if (strcmp (name, string_params[i].name) == 0) {
+    if (strcasecmp (name, string_params[i].name) == 0) {
       slot = (char **) ((char *) p + string_params[i].offset);
       free (*slot);             /* the last one wins */
       *slot = value;
       return 0;
     }
   }
-  if (strcmp (name, "tls-verify-peer") == 0) {
+  if (strcasecmp (name, "tls-verify-peer") == 0) {
     p->tls_verify_peer = parse_bool (value);
     if (p->tls_verify_peer == -1) {
       set_error (EINVAL, "tls-verify-peer=%s is not a boolean", value);

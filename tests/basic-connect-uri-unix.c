@@ -63,6 +63,9 @@ main (void)
   check_uri (uri, "a b/c");
   snprintf (uri, sizeof uri, "nbd+unix://?socket=%s", server_sock);
   check_uri (uri, "");
+  /* Scheme and query keys are case-insensitive, as in libnbd. */
+  snprintf (uri, sizeof uri, "NBD+UNIX:///?SOCKET=%s", server_sock);
+  check_uri (uri, "");
 
   exit (EXIT_SUCCESS);
 }

@@ -38,6 +38,8 @@
  *   no-go           NBD_OPT_GO and NBD_OPT_INFO are refused as unknown,
  *                   as servers from before them do; everything else
  *                   works
+ *   extra-context   NBD_OPT_SET_META_CONTEXT also names a context that
+ *                   was not asked for
  *
  * SCENARIO may end in ":N" (say "hangup:4"): the server then holds
  * back its replies until N reads have arrived, so that a test can have
@@ -279,6 +281,12 @@ meta_context (uint32_t option, const char *data, uint32_t len)
         meta = true;
     }
     pos += qlen;
+  }
+  if (is ("extra-context") && option == OPT_SET_META_CONTEXT) {
+    static const char extra[] = "fake:unrequested";
+    opt_reply (option, REP_META_CONTEXT, 4 + strlen (extra));
+    put32 (CONTEXT_ID + 1);
+    put (extra, strlen (extra));
   }
   opt_reply (option, REP_ACK, 0);
   return;

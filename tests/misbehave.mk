@@ -18,7 +18,8 @@ misbehave_tests = \
 	misbehave-bad-magic \
 	misbehave-hangup \
 	misbehave-block-status-bad \
-	misbehave-no-go
+	misbehave-no-go \
+	misbehave-extra-context
 
 check_PROGRAMS += $(misbehave_tests)
 TESTS += $(misbehave_tests)
