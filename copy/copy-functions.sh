@@ -14,6 +14,8 @@ make_sparse_file ()
   put_random "$name" $((size / 3 + 777)) 300000
   put_random "$name" $((size / 2 + 4096)) 1048576
   put_random "$name" $((size - 5000)) 5000
+  # Small sizes: the runs above must not make the file longer.
+  truncate -s "$size" "$name"
 }
 
 # put_random FILE OFFSET LENGTH
