@@ -177,8 +177,10 @@ parse_blkhash (const char *arg)
   char *copy, *slash;
 
   opt.blkhash_digest = "sha256";
-  if (arg == NULL)
+  if (arg == NULL) {
+    blkhash_digest_ok (opt.blkhash_digest);
     return;
+  }
   copy = strdup (arg);
   if (copy == NULL) {
     perror ("strdup");
