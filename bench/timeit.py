@@ -1,0 +1,21 @@
+#!/usr/bin/env python3
+# timeit.py: run a command; write "elapsed seconds,peak RSS KiB,user s,
+# sys s" of that command alone to OUTFILE.  Usage: timeit.py OUTFILE CMD...
+import os
+import sys
+import time
+
+out, argv = sys.argv[1], sys.argv[2:]
+t0 = time.monotonic()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(argv[0], argv)
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+elapsed = time.monotonic() - t0
+with open(out, "w") as f:
+    f.write("%.4f,%d,%.3f,%.3f\n" % (elapsed, ru.ru_maxrss, ru.ru_utime,
+                                    ru.ru_stime))
+sys.exit(os.waitstatus_to_exitcode(status))
