@@ -45,6 +45,8 @@ struct pending {
 };
 
 static _Atomic uint64_t next_offset;
+/* Only when nothing needs to look at the data in user space. */
+static bool use_copy_file_range;
 static pthread_mutex_t done_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER;
 static unsigned workers_done;
@@ -301,6 +303,11 @@ copy_extent (struct worker *w, const struct extent *e)
     atomic_fetch_add (&bytes_done, e->length);
     return;
   }
+  if (use_copy_file_range &&
+      rw_copy_file_range (&src, &dst, e->offset, e->length)) {
+    atomic_fetch_add (&bytes_done, e->length);
+    return;
+  }
   for (offset = e->offset; offset < end; offset += n) {
     n = end - offset < opt.request_size ? end - offset : opt.request_size;
     start_read (w, offset, n);
@@ -417,6 +424,8 @@ copy_multi (void)
     perror ("calloc");
     exit (EXIT_FAILURE);
   }
+  use_copy_file_range = src.kind == RW_FILE && dst.kind == RW_FILE &&
+    opt.sparse_size == 0 && !opt.blkhash_digest && !opt.allocated;
   for (i = 0; i < opt.threads; i++) {
     init_worker (&workers[i], i);
     err = pthread_create (&workers[i].thread, NULL, worker_main,

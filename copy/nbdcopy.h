@@ -102,6 +102,8 @@ extern void rw_zero (struct rw *rw, size_t conn, uint64_t offset,
 extern void rw_flush (struct rw *rw);
 extern void rw_extents (struct rw *rw, size_t conn, uint64_t offset,
                         uint64_t len, struct extent_list *out);
+extern bool rw_copy_file_range (struct rw *from, struct rw *to,
+                                uint64_t offset, uint64_t len);
 extern void die_io (struct rw *rw, const char *what, uint64_t offset,
                     int err, const char *msg)
   __attribute__ ((noreturn));

@@ -280,3 +280,31 @@ rw_extents (struct rw *rw, size_t conn, uint64_t offset, uint64_t len,
   else
     extent_add (out, offset, len, false);
 }
+
+/* File to file without zero detection or hashing: the kernel copies
+ * (and may share blocks, on file systems that can), no user buffer.
+ * Returns false if the kernel cannot do it for these files.
+ */
+bool
+rw_copy_file_range (struct rw *from, struct rw *to, uint64_t offset,
+                    uint64_t len)
+{
+  loff_t in = offset, out = offset;
+  ssize_t r;
+
+  while (len > 0) {
+    r = copy_file_range (from->fd, &in, to->fd, &out, len, 0);
+    if (r == -1 && errno == EINTR)
+      continue;
+    if (r == -1 && in == (loff_t) offset &&
+        (errno == EXDEV || errno == EINVAL || errno == EOPNOTSUPP ||
+         errno == ENOSYS))
+      return false;
+    if (r == -1)
+      die_io (to, "copy_file_range", out, errno, NULL);
+    if (r == 0)
+      die_io (from, "copy_file_range", in, 0, "unexpected end of file");
+    len -= r;
+  }
+  return true;
+}
