@@ -3,8 +3,8 @@
 # with about 1.2 GB of data, ours vs Debian's nbdcopy vs
 # "cp --sparse=always" vs "qemu-img convert -W" (-m 16); every copy
 # is compared with the source at the end.  Each copy starts after
-# sync, so none pays for the writeback of the one before it.  About 2 minutes plus the
-# compare.
+# sync, so none pays for the writeback of the one before it.  About 2
+# minutes plus the compare.
 set -e
 source "$(dirname "$0")/copy-env.sh"
 dir="${BENCH_DIR:-/var/tmp/copy-bench}"

@@ -69,40 +69,6 @@ rw_pread (struct rw *rw, size_t conn, void *buf, size_t len,
   return fd_read (rw, buf, len, offset);
 }
 
-/* Each thread's recent writes to a local file, oldest first. */
-#define WRITE_BEHIND 64
-static __thread struct { uint64_t offset, len; } written[WRITE_BEHIND];
-static __thread unsigned first_written, nr_written;
-
-/* Start writeback of what was just written; once WRITE_BEHIND writes
- * are under way, wait for the oldest and drop it from the page cache.
- * Dirty pages then never pile up, so the kernel does not throttle the
- * writer, and the copy does not push everything else out of the page
- * cache, while the disk still has many writes queued.
- */
-static void
-write_behind (struct rw *rw, uint64_t offset, uint64_t len)
-{
-  const unsigned wait = SYNC_FILE_RANGE_WAIT_BEFORE |
-    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER;
-  unsigned i;
-
-  if (sync_file_range (rw->fd, offset, len, SYNC_FILE_RANGE_WRITE) == -1)
-    return;                     /* not supported here: nothing to do */
-  if (nr_written == WRITE_BEHIND) {
-    i = first_written;
-    sync_file_range (rw->fd, written[i].offset, written[i].len, wait);
-    posix_fadvise (rw->fd, written[i].offset, written[i].len,
-                   POSIX_FADV_DONTNEED);
-    first_written = (first_written + 1) % WRITE_BEHIND;
-    nr_written--;
-  }
-  i = (first_written + nr_written) % WRITE_BEHIND;
-  written[i].offset = offset;
-  written[i].len = len;
-  nr_written++;
-}
-
 static void
 fd_write (struct rw *rw, const char *buf, size_t len, uint64_t offset)
 {
@@ -120,8 +86,6 @@ fd_write (struct rw *rw, const char *buf, size_t len, uint64_t offset)
       die_io (rw, "write", offset + done, errno, NULL);
     done += r;
   }
-  if (rw->kind != RW_PIPE)
-    write_behind (rw, offset, len);
 }
 
 void

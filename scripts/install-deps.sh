@@ -9,6 +9,7 @@ packages=(
   libxml2-dev libgnutls28-dev libev-dev
   nbdkit qemu-utils nbd-server
   valgrind strace g++ libnbd-bin
+  perl python3 gnuplot-nox
 )
 
 missing=()
