@@ -4,6 +4,9 @@
 #
 # Usage: copy-run.py [--rounds N] [--warmup N] [--data FILE] NAME=CMD ...
 #
+# Every round runs every command once, in an order rotated by one each
+# round.
+#
 # Each CMD runs under "bash -c" with $TIME set to a /usr/bin/time
 # prefix: a command that puts "$TIME" in front of the copy tool reports
 # that tool's own elapsed time, peak RSS and CPU time (timeit.py); otherwise the whole
@@ -77,7 +80,10 @@ def main():
     b0, c0, w0 = busy_jiffies(), children_cpu(), time.monotonic()
     for r in range(a.rounds):
         row = []
-        for n, cmd in zip(names, cmds):
+        # Each round starts one command later, so no command always
+        # runs first (after the previous round's last one).
+        k = r % len(names)
+        for n, cmd in list(zip(names, cmds))[k:] + list(zip(names, cmds))[:k]:
             t, m, c = run_one(cmd, timef)
             times[n].append(t)
             if m is not None:

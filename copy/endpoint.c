@@ -113,7 +113,11 @@ open_local_destination (struct rw *rw, int64_t src_size)
   }
   classify_fd (rw);
   if (rw->kind == RW_FILE && src_size >= 0) {
-    if (ftruncate (rw->fd, 0) == -1 || ftruncate (rw->fd, src_size) == -1)
+    /* Truncating an empty file is not a no-op on ext4: the file is then
+     * flushed at close, as if it replaced another (auto_da_alloc).
+     */
+    if ((rw->size > 0 && ftruncate (rw->fd, 0) == -1) ||
+        ftruncate (rw->fd, src_size) == -1)
       die_errno (rw->name, "truncate");
     rw->size = src_size;
     opt.destination_is_zero = true;
