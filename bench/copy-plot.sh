@@ -10,7 +10,7 @@ command -v gnuplot >/dev/null || { echo "$0: needs gnuplot" >&2; exit 1; }
 # The sweep, without its "default" row.
 grep '^2^' "$p-sweep.dat" > "$p-sweep-only.dat"
 gnuplot <<EOG
-set terminal png size 800,450
+set terminal png size 800,450 noenhanced
 set output "$bench_dir/copy-sweep.png"
 set title "nbdcopy --request-size sweep, sparse-random 16G nbd to nbd"
 set xlabel "request size"
@@ -23,7 +23,7 @@ EOG
 
 # One bar group per workload: each tool's time relative to ours.
 gnuplot <<EOG
-set terminal png size 900,450
+set terminal png size 1000,700 noenhanced
 set output "$bench_dir/copy-compare.png"
 set title "time relative to our nbdcopy (median of per-round ratios; lower is faster)"
 set ylabel "ratio"
@@ -32,7 +32,8 @@ set style data histograms
 set style fill solid 0.7 border -1
 set boxwidth 0.9
 set grid y
-set multiplot layout 1,4
+set xtics rotate by -30
+set multiplot layout 2,2
 set title "sparse-random 16G"
 plot "$p-compare.dat" using 3:xtic(1) notitle
 set title "1 ms delay"
