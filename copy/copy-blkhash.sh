@@ -45,5 +45,6 @@ cmp "$tmp/sparse" "$tmp/copy"
 
 # From a pipe, and from NBD with extents and several connections.
 test "$(cat "$tmp/sparse" | $VG nbdcopy --blkhash - null:)" = "$expect"
-got=$(nbdkit -U - file "$tmp/sparse" --run "$VG nbdcopy -C 4 -T 4 --blkhash \"\$uri\" null:")
+got=$(nbdkit -U - file "$tmp/sparse" \
+        --run "$VG nbdcopy -C 4 -T 4 --blkhash \"\$uri\" null:")
 test "$got" = "$expect"

@@ -9,7 +9,9 @@ requires nbdkit --filter=multi-conn --filter=log null --version
 make_tmpdir
 size=$((300 * 1024 * 1024))
 truncate -s $size "$tmp/src"
-for i in 0 1 2; do put_random "$tmp/src" $((i * 128 * 1024 * 1024 + 8192)) 100000; done
+for i in 0 1 2; do
+  put_random "$tmp/src" $((i * 128 * 1024 * 1024 + 8192)) 100000
+done
 start_nbdkit "$tmp/sock" --filter=log --filter=multi-conn memory \
   size=$size multi-conn-mode=disable logfile="$tmp/log"
 uri="nbd+unix:///?socket=$tmp/sock"

@@ -26,7 +26,9 @@ for mode in "" --synchronous; do
     exit 1
   fi
   cat "$tmp/err"
-  offset=$(sed -n 's/^nbdcopy: nbd+unix:.*: read failed at offset \([0-9]*\): .*/\1/p' "$tmp/err")
+  offset=$(sed -n \
+    's/^nbdcopy: nbd+unix:.*: read failed at offset \([0-9]*\): .*/\1/p' \
+    "$tmp/err")
   test -n "$offset"
   test "$offset" -ge 2097152
 done

@@ -17,5 +17,7 @@ for mode in "" --synchronous; do
     exit 1
   fi
   cat "$tmp/err"
-  grep -q '^nbdcopy: nbd+unix:.*: write failed at offset [0-9]*: .*Input/output error' "$tmp/err"
+  grep -q \
+    '^nbdcopy: nbd+unix:.*: write failed at offset [0-9]*: .*Input/output' \
+    "$tmp/err"
 done
