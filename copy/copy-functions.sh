@@ -51,3 +51,9 @@ start_nbdkit ()
   fi
   cleanup_fn kill "$(cat "$pidfile")"
 }
+
+# Under make check-valgrind, valgrind must run the real nbdcopy, not
+# libtool's wrapper script in its place.
+if [ -n "$VG" ]; then
+  VG="${builddir:-.}/../libtool --mode=execute $VG"
+fi

@@ -196,7 +196,9 @@ parse_blkhash (const char *arg)
                   MAX_REQUEST_SIZE);
   }
   if (copy[0] != '\0')
-    opt.blkhash_digest = copy;
+    opt.blkhash_digest = copy;  /* kept until exit */
+  else
+    free (copy);
   if (!blkhash_digest_ok (opt.blkhash_digest))
     bad_option ("--blkhash: unknown digest: '%s'", opt.blkhash_digest);
 }
