@@ -189,7 +189,12 @@ io_ready (struct ev_loop *l, ev_io *w, int revents)
 
   if ((revents & EV_READ) && nbd_aio_notify_read (c->h) == -1)
     die ("notify read", c);
-  if ((revents & EV_WRITE) && nbd_aio_notify_write (c->h) == -1)
+  /* Reading may have sent what was waiting: only notify a write that
+   * libnbd still wants.
+   */
+  if ((revents & EV_WRITE) &&
+      (nbd_aio_get_direction (c->h) & LIBNBD_AIO_DIRECTION_WRITE) &&
+      nbd_aio_notify_write (c->h) == -1)
     die ("notify write", c);
 }
 
