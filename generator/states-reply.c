@@ -197,7 +197,7 @@ STATE_MACHINE {
  REPLY.CHUNK_REPLY.FINISH:
   free (h->chunk_payload);
   h->chunk_payload = NULL;
-  if (h->chunk_flags & NBD_REPLY_FLAG_DONE)
+  if (h->reply_cmd && (h->chunk_flags & NBD_REPLY_FLAG_DONE))
     h->reply_cmd->reply_done = true;
   SET_NEXT_STATE (%^FINISH_COMMAND);
   return 0;
@@ -206,7 +206,7 @@ STATE_MACHINE {
   struct command *cmd = h->reply_cmd;
 
   h->reply_cmd = NULL;
-  if (cmd->reply_done)
+  if (cmd && cmd->reply_done)
     nbd_internal_complete_command (h, cmd);
   /* More replies already buffered: no need to wait for the socket. */
   if (!nbd_internal_ahead_empty (h))

@@ -62,9 +62,8 @@ struct meta_vector {
   size_t cap;
 };
 
-/* Byte ranges of a read that reply chunks have covered, kept sorted
- * and merged, so a read can be failed unless every byte was sent
- * exactly once.
+/* Byte ranges of a read that reply chunks have covered, so a read can
+ * be failed unless every byte was sent exactly once (utils.c).
  */
 struct range {
   uint64_t start, end;          /* [start, end) relative to the command */
@@ -73,6 +72,7 @@ struct range_vector {
   struct range *ptr;
   size_t len;
   size_t cap;
+  uint64_t total;               /* sum of the lengths added */
 };
 
 /* The socket layer: plain sockets now, GnuTLS later.  The state
@@ -326,8 +326,9 @@ extern int nbd_internal_copy_string_list (struct string_vector *v,
 extern char *nbd_internal_printable_string (const char *s);
 extern void nbd_internal_meta_vector_clear (struct meta_vector *v);
 extern int nbd_internal_range_add (struct range_vector *v,
-                                   uint64_t start, uint64_t end);
-extern uint64_t nbd_internal_range_covered (const struct range_vector *v);
+                                   uint64_t start, uint64_t end,
+                                   uint64_t limit);
+extern uint64_t nbd_internal_range_covered (struct range_vector *v);
 
 extern char *nbd_internal_put_u16 (char *p, uint16_t v);
 extern char *nbd_internal_put_u32 (char *p, uint32_t v);
