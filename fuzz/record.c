@@ -76,7 +76,8 @@ main (int argc, char *argv[])
   }
   signal (SIGPIPE, SIG_IGN);
   fp = fopen (argv[1], "wb");
-  if (fp == NULL || socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, c) == -1 ||
+  if (fp == NULL ||
+      socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, c) == -1 ||
       socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, s) == -1)
     exit (EXIT_FAILURE);
   pid = start_server (&argv[2], s[1]);

@@ -117,6 +117,7 @@ struct command {
   struct command_cb cb;
   struct range_vector seen;     /* reads: bytes the reply covered */
   bool reply_done;              /* the last chunk has arrived */
+  bool extents_seen;            /* block status: extents were passed on */
   int error;                    /* errno to report; 0 = success */
 };
 

@@ -44,23 +44,26 @@ fail_cmd (struct command *cmd, int err)
  */
 #define MAX_ERROR_PAYLOAD (4 + 2 + 65535 + 8)
 
-/* The longest payload a chunk of TYPE may have as a reply to CMD;
- * 0 when the chunk cannot be used at all (it is skipped).
+/* The longest payload a chunk of TYPE may have as a reply to CMD, or
+ * -1 when the chunk cannot be used at all (it is skipped, if it is no
+ * longer than MAX_SKIP).
  */
-static uint64_t
+static int64_t
 chunk_max (const struct command *cmd, uint16_t type)
 {
   if (cmd == NULL)
-    return 0;
+    return -1;
   switch (type) {
+  case NBD_REPLY_TYPE_NONE:
+    return 0;
   case NBD_REPLY_TYPE_OFFSET_DATA:
-    return cmd->type == NBD_CMD_READ ? 8 + cmd->count : 0;
+    return cmd->type == NBD_CMD_READ ? 8 + (int64_t) cmd->count : -1;
   case NBD_REPLY_TYPE_OFFSET_HOLE:
-    return cmd->type == NBD_CMD_READ ? 12 : 0;
+    return cmd->type == NBD_CMD_READ ? 12 : -1;
   case NBD_REPLY_TYPE_BLOCK_STATUS:
-    return cmd->type == NBD_CMD_BLOCK_STATUS ? MAX_CHUNK_PAYLOAD : 0;
+    return cmd->type == NBD_CMD_BLOCK_STATUS ? MAX_CHUNK_PAYLOAD : -1;
   }
-  return (type & NBD_REPLY_TYPE_ERROR_BIT) ? MAX_ERROR_PAYLOAD : 0;
+  return (type & NBD_REPLY_TYPE_ERROR_BIT) ? MAX_ERROR_PAYLOAD : -1;
 }
 
 /* Decode a chunk header and match its command.  Every length is
@@ -75,7 +78,7 @@ nbd_internal_chunk_start (struct nbd_handle *h)
   const struct nbd_structured_reply *s = &h->sbuf.structured;
   uint64_t cookie = be64toh (s->cookie);
   struct command *cmd = nbd_internal_find_in_flight (h, cookie);
-  uint64_t max;
+  int64_t max;
 
   h->chunk_flags = be16toh (s->flags);
   h->chunk_type = be16toh (s->type);
@@ -83,7 +86,7 @@ nbd_internal_chunk_start (struct nbd_handle *h)
   h->chunks_received++;
   h->reply_cmd = cmd;
   max = chunk_max (cmd, h->chunk_type);
-  if (h->chunk_length > (max ? max : MAX_SKIP)) {
+  if (h->chunk_length > (max >= 0 ? max : MAX_SKIP)) {
     set_error (EPROTO, "reply chunk of type %" PRIu16 " and %" PRIu32
                " bytes is too long%s", h->chunk_type, h->chunk_length,
                cmd ? " for its command" : "");
@@ -108,7 +111,8 @@ nbd_internal_chunk_next (struct nbd_handle *h, enum state data,
   uint32_t len = h->chunk_length;
   uint16_t type = h->chunk_type;
 
-  if (cmd == NULL || chunk_max (cmd, type) == 0 ||
+  if (cmd == NULL || chunk_max (cmd, type) == -1 ||
+      (type == NBD_REPLY_TYPE_NONE) ||
       (type == NBD_REPLY_TYPE_OFFSET_DATA && len <= 8) ||
       (type == NBD_REPLY_TYPE_OFFSET_HOLE && len != 12) ||
       (type == NBD_REPLY_TYPE_BLOCK_STATUS &&
@@ -300,6 +304,7 @@ nbd_internal_chunk_block_status (struct nbd_handle *h)
     r = CALL_CALLBACK (cmd->cb.fn.extent64, name, cmd->offset, e, n, &err);
     free (e);
   }
+  cmd->extents_seen = true;
   if (r == -1)
     fail_cmd (cmd, err ? err : EPROTO);
 }

@@ -3,6 +3,7 @@
 
 # fake-server speaks NBD itself: it must not link our library.
 check_PROGRAMS += fake-server
+fake_server_SOURCES = fake-server.c fake-script.c fake-server.h
 fake_server_LDADD =
 
 misbehave_tests = \
@@ -25,3 +26,12 @@ TESTS += $(misbehave_tests)
 
 # Connecting to fake-server, and the checks several scenarios share.
 EXTRA_DIST += misbehave-common.h
+
+# The hostile-server matrix: one TAP result per scenario, each counted.
+check_PROGRAMS += misbehave-matrix
+TESTS += misbehave-matrix.tap
+EXTRA_DIST += misbehave-matrix.tap
+TEST_EXTENSIONS = .tap
+TAP_LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) \
+	$(top_srcdir)/build-aux/tap-driver.sh
+TAP_LOG_COMPILER = $(LOG_COMPILER)
