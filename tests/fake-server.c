@@ -41,9 +41,11 @@
  *                   as servers from before them do; everything else
  *                   works
  *
- *   ooo-1byte       reads come as 1-byte data chunks, last byte first
+ *   ooo-1byte       the first read comes as 1-byte data chunks: even
+ *                   bytes last first, then the odd ones
  *   ooo-1byte-dup   the same, but one byte comes twice and one never
- *   long-list       NBD_OPT_LIST names 20000 exports with long names
+ *   tiny-chunks     the first read comes as 1-byte chunks, in order
+ *   long-list       NBD_OPT_LIST names 20000 exports, 1000-byte names
  *   many-extents    block status answers with one extent per byte,
  *                   up to 100000
  *
@@ -144,6 +146,30 @@ die (const char *msg)
   exit (EXIT_FAILURE);
 }
 
+/* Replies are gathered here and written when the buffer fills, before
+ * each read from the client, and at exit: a reply made of many small
+ * fields then leaves in few writes, as from a real server.
+ */
+static char outbuf[65536];
+static size_t outlen;
+
+static void
+flush (void)
+{
+  const char *p = outbuf;
+  ssize_t r;
+
+  while (outlen > 0) {
+    r = write (STDOUT_FILENO, p, outlen);
+    if (r == -1 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      _exit (EXIT_SUCCESS);
+    p += r;
+    outlen -= r;
+  }
+}
+
 /* Read exactly LEN bytes; exit quietly when the client goes away. */
 static void
 get (void *buf, size_t len)
@@ -151,6 +177,7 @@ get (void *buf, size_t len)
   char *p = buf;
   ssize_t r;
 
+  flush ();
   while (len > 0) {
     r = read (STDIN_FILENO, p, len);
     if (r == -1 && errno == EINTR)
@@ -166,16 +193,16 @@ void
 put (const void *buf, size_t len)
 {
   const char *p = buf;
-  ssize_t r;
+  size_t n;
 
   while (len > 0) {
-    r = write (STDOUT_FILENO, p, len);
-    if (r == -1 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      exit (EXIT_SUCCESS);
-    p += r;
-    len -= r;
+    if (outlen == sizeof outbuf)
+      flush ();
+    n = sizeof outbuf - outlen < len ? sizeof outbuf - outlen : len;
+    memcpy (outbuf + outlen, p, n);
+    outlen += n;
+    p += n;
+    len -= n;
   }
 }
 
@@ -311,7 +338,7 @@ meta_context (uint32_t option, const char *data, uint32_t len)
 static void
 list_exports (uint32_t option)
 {
-  static char name[4000];
+  static char name[1000];
   unsigned i, n = is ("long-list") ? 20000 : 1;
   uint32_t len = is ("long-list") ? sizeof name : 0;
 
@@ -516,17 +543,25 @@ good_read (uint64_t cookie, uint64_t offset, uint32_t count)
   }
 }
 
-/* 1-byte data chunks, last byte first.  With DUP, byte 1 comes twice
- * and byte 0 never.
+/* 1-byte data chunks: the even bytes last first, then the odd ones
+ * likewise, so no chunk lands next to one already there until half
+ * have arrived.  With DUP, byte 1 comes in place of byte 0.
  */
 static void
 one_byte_chunks (uint64_t cookie, uint64_t offset, uint32_t count, bool dup)
 {
-  uint32_t i;
+  uint32_t i, n = 0, pos;
 
-  for (i = count; i-- > 1; )
-    data_chunk (cookie, 0, offset + i, 1);
-  data_chunk (cookie, REPLY_FLAG_DONE, offset + (dup ? 1 : 0), 1);
+  for (i = 0; i < count; ++i) {
+    if (is ("tiny-chunks"))
+      pos = i;
+    else
+      pos = i < (count + 1) / 2 ? (count - 1) / 2 * 2 - 2 * i
+        : (count - 2) / 2 * 2 + 1 - 2 * (i - (count + 1) / 2);
+    if (dup && pos == 0)
+      pos = 1;
+    data_chunk (cookie, ++n == count ? REPLY_FLAG_DONE : 0, offset + pos, 1);
+  }
 }
 
 static void
@@ -556,7 +591,7 @@ bad_read (uint64_t cookie, uint64_t offset, uint32_t count)
 {
   uint32_t q = count / 4;
 
-  if (is ("ooo-1byte") || is ("ooo-1byte-dup"))
+  if (is ("ooo-1byte") || is ("ooo-1byte-dup") || is ("tiny-chunks"))
     one_byte_chunks (cookie, offset, count, is ("ooo-1byte-dup"));
   else if (is ("short")) {
     data_chunk (cookie, 0, offset, count / 2);
@@ -797,6 +832,7 @@ main (int argc, char *argv[])
       die ("bad batch count");
   }
 
+  atexit (flush);
   disk = malloc (DISK_SIZE);
   if (disk == NULL)
     die ("malloc");

@@ -19,7 +19,9 @@ misbehave_tests = \
 	misbehave-bad-magic \
 	misbehave-hangup \
 	misbehave-block-status-bad \
-	misbehave-no-go
+	misbehave-no-go \
+	misbehave-ooo-chunks \
+	misbehave-error-offset
 
 check_PROGRAMS += $(misbehave_tests)
 TESTS += $(misbehave_tests)
