@@ -66,6 +66,24 @@ chunk_max (const struct command *cmd, uint16_t type)
   return (type & NBD_REPLY_TYPE_ERROR_BIT) ? MAX_ERROR_PAYLOAD : -1;
 }
 
+/* The longest payload an option reply of type REPLY may carry: its
+ * fixed fields plus the longest strings the protocol allows.  Checked
+ * before any byte of the payload is read.
+ */
+uint32_t
+nbd_internal_opt_reply_max (uint32_t reply)
+{
+  if (NBD_REP_IS_ERR (reply))
+    return NBD_MAX_STRING;                  /* a message */
+  switch (reply) {
+  case NBD_REP_ACK: return 0;
+  case NBD_REP_SERVER: return 4 + 2 * NBD_MAX_STRING;
+  case NBD_REP_INFO: return 2 + NBD_MAX_STRING;
+  case NBD_REP_META_CONTEXT: return 4 + NBD_MAX_STRING;
+  }
+  return NBD_MAX_STRING;        /* unknown: refused once read */
+}
+
 /* Decode a chunk header and match its command.  Every length is
  * checked here, before any byte of the payload is read: one longer
  * than its type allows for this command (or than we would skip) means
