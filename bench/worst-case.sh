@@ -22,7 +22,8 @@ set -euo pipefail
 rounds="${ROUNDS:-3}"
 patterns="${PATTERNS:-ooo-1byte tiny-chunks many-extents long-list}"
 server="$builddir/tests/fake-server"
-[ -x "$server" ] || die "no $server: run make check (or make -C tests fake-server)"
+[ -x "$server" ] ||
+  die "no $server: run make check (or make -C tests fake-server)"
 [ -f /usr/include/libnbd.h ] || die "no /usr/include/libnbd.h (libnbd-dev)"
 
 tmpdir="$(mktemp -d)"
@@ -57,8 +58,9 @@ for p in $patterns; do
   done
   a="$(awk '{ print $1 }' "$tmpdir/peer" | median)"
   b="$(awk '{ print $1 }' "$tmpdir/ours" | median)"
-  printf '%-14s %12s %12s %8s  %s, %s\n' "$p" "$a" "$b" \
-    "$(awk -v a="$a" -v b="$b" 'BEGIN { printf (a > 0 ? "%.2f" : "-"), b / a }')" \
+  ratio="$(awk -v a="$a" -v b="$b" \
+    'BEGIN { if (a > 0) printf "%.3f", b / a; else print "-" }')"
+  printf '%-14s %12s %12s %8s  %s, %s\n' "$p" "$a" "$b" "$ratio" \
     "$(awk 'NR == 1 { print $2 }' "$tmpdir/peer")" \
     "$(awk 'NR == 1 { print $2 }' "$tmpdir/ours")"
 done
