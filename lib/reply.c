@@ -7,8 +7,11 @@
 
 #include "internal.h"
 
-/* Longest block status or error payload we accept. */
-#define MAX_CHUNK_PAYLOAD (1024 * 1024 + 64)
+/* Longest block status payload we accept: a context id and a million
+ * extents, the most any server we know sends in one chunk (nbdkit's
+ * cap; qemu-nbd stops at 128 Ki).
+ */
+#define MAX_EXTENTS_PAYLOAD (4 + 8 * 1024 * 1024)
 
 int
 nbd_internal_errno_of_nbd_error (uint32_t error)
@@ -61,7 +64,7 @@ chunk_max (const struct command *cmd, uint16_t type)
   case NBD_REPLY_TYPE_OFFSET_HOLE:
     return cmd->type == NBD_CMD_READ ? 12 : -1;
   case NBD_REPLY_TYPE_BLOCK_STATUS:
-    return cmd->type == NBD_CMD_BLOCK_STATUS ? MAX_CHUNK_PAYLOAD : -1;
+    return cmd->type == NBD_CMD_BLOCK_STATUS ? MAX_EXTENTS_PAYLOAD : -1;
   }
   return (type & NBD_REPLY_TYPE_ERROR_BIT) ? MAX_ERROR_PAYLOAD : -1;
 }
