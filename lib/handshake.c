@@ -252,7 +252,12 @@ nbd_internal_opt_meta_context_reply (struct nbd_handle *h)
   h->opt_count++;
   if (h->opt.fn.context.callback)
     CALL_CALLBACK (h->opt.fn.context, name);
-  if (be32toh (h->opt_reply.option) != NBD_OPT_SET_META_CONTEXT) {
+  /* Only SET records; a name or id given again is ignored, so the
+   * contexts block status chunks are looked up in stay few.
+   */
+  if (be32toh (h->opt_reply.option) != NBD_OPT_SET_META_CONTEXT ||
+      nbd_internal_meta_context_recorded (h, name,
+                                          get_u32 (h->opt_payload))) {
     free (name);
     return 0;
   }

@@ -367,6 +367,9 @@ extern int nbd_internal_opt_server_reply (struct nbd_handle *h);
 
 /* ---- reply.c ---- */
 extern uint32_t nbd_internal_opt_reply_max (uint32_t reply);
+extern bool nbd_internal_meta_context_recorded (struct nbd_handle *h,
+                                                const char *name,
+                                                uint32_t id);
 extern int nbd_internal_errno_of_nbd_error (uint32_t error);
 extern int nbd_internal_chunk_start (struct nbd_handle *h);
 extern enum state nbd_internal_chunk_next (struct nbd_handle *h,

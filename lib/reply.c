@@ -267,6 +267,23 @@ meta_context_name (struct nbd_handle *h, uint32_t id)
   return NULL;
 }
 
+/* Whether SET_META_CONTEXT already gave NAME or ID. */
+bool
+nbd_internal_meta_context_recorded (struct nbd_handle *h, const char *name,
+                                    uint32_t id)
+{
+  size_t i;
+
+  for (i = 0; i < h->meta_contexts.len; ++i)
+    if (h->meta_contexts.ptr[i].context_id == id ||
+        strcmp (h->meta_contexts.ptr[i].name, name) == 0) {
+      debug (h, "ignoring meta context %s (id %" PRIu32 "), given twice",
+             name, id);
+      return true;
+    }
+  return false;
+}
+
 /* No empty extents, and none past the end of the export. */
 static bool
 extents_valid (struct nbd_handle *h, const struct command *cmd,

@@ -273,6 +273,9 @@ static const struct scenario scenarios[] = {
     OPT (3, 4099) "hold", EPROTO, DEAD, ANY, 0 },
   { "option: info, name info at the maximum", "info",
     OPT (3, 4098) "u16:1 zero:4096 good", 0, ALIVE, ANY, 0 },
+  { "option: meta, the context given twice", "meta",
+    OPT (4, 19) "u32:1 str:base:allocation "
+    OPT (4, 19) "u32:2 str:base:allocation " OPT (1, 0), 0, ALIVE, ANY, 0 },
   { "option: meta, good", "meta", "good", 0, ALIVE, ANY, 0 },
 };
 
