@@ -4,4 +4,4 @@
 set -euo pipefail
 shopt -s nullglob
 files=("$srcdir"/corpus/* "$srcdir"/regressions/*)
-"$builddir"/replay "${files[@]}"
+$VG "$builddir"/replay "${files[@]}"
