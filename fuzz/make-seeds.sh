@@ -16,4 +16,20 @@ for s in good short overlap out-of-range error-chunk block-status-bad \
          unknown-cookie no-go; do
   $run ./record "$out"/fake-$s ../tests/fake-server $s
 done
+
+
+# Scripted replies (see tests/fake-script.c): chunk types the servers
+# above rarely send, so the fuzzer starts from each of them.
+H='u32:cmagic u16:1'
+script ()
+{
+  $run ./record "$out/script-$1" ../tests/fake-server script "$2" "$3"
+}
+script hole read "$H u16:2 u64:cookie u32:12 u64:off u32:count"
+script error-offset read "$H u16:0x8002 u64:cookie u32:14 u32:5 u16:0 u64:off"
+script error read "$H u16:0x8001 u64:cookie u32:9 u32:5 u16:3 str:abc"
+script unknown-type read "$H u16:100 u64:cookie u32:4 u32:0 good"
+script bs-extents bs "$H u16:5 u64:cookie u32:20 u32:1 u32:512 u32:0 u32:65024 u32:3"
+script list-error list "u64:omagic u32:opt u32:0x80000002 u32:2 str:no"
+script info-name info "u64:omagic u32:opt u32:3 u32:5 u16:1 str:abc good"
 ls -l "$out"
