@@ -119,6 +119,24 @@ nbd_internal_chunk_start (struct nbd_handle *h)
   return 0;
 }
 
+/* A chunk that cannot be used: for no command, of a type the command
+ * does not take, or too short for its type's fields.  (NONE is only
+ * usable as a bare DONE.)
+ */
+static bool
+chunk_unusable (const struct command *cmd, uint16_t type, uint32_t len)
+{
+  if (cmd == NULL || chunk_max (cmd, type) == -1)
+    return true;
+  switch (type) {
+  case NBD_REPLY_TYPE_NONE: return true;
+  case NBD_REPLY_TYPE_OFFSET_DATA: return len <= 8;
+  case NBD_REPLY_TYPE_OFFSET_HOLE: return len != 12;
+  case NBD_REPLY_TYPE_BLOCK_STATUS: return len < 12 || (len - 4) % 8 != 0;
+  }
+  return len < 6;               /* an error: errno and message length */
+}
+
 /* Where to read the chunk's payload: the returned state is one of the
  * arguments.  Chunks that don't fit their command are skipped and fail
  * the command (a chunk for no command is skipped alone).
@@ -132,43 +150,31 @@ nbd_internal_chunk_next (struct nbd_handle *h, enum state data,
   uint32_t len = h->chunk_length;
   uint16_t type = h->chunk_type;
 
-  if (cmd == NULL || chunk_max (cmd, type) == -1 ||
-      (type == NBD_REPLY_TYPE_NONE) ||
-      (type == NBD_REPLY_TYPE_OFFSET_DATA && len <= 8) ||
-      (type == NBD_REPLY_TYPE_OFFSET_HOLE && len != 12) ||
-      (type == NBD_REPLY_TYPE_BLOCK_STATUS &&
-       (len < 12 || (len - 4) % 8 != 0)) ||
-      ((type & NBD_REPLY_TYPE_ERROR_BIT) && len < 6)) {
-    if (type != NBD_REPLY_TYPE_NONE || len != 0 ||
-        !(h->chunk_flags & NBD_REPLY_FLAG_DONE) || cmd == NULL) {
-      debug (h, "skipping a malformed chunk of type %" PRIu16
-             " and length %" PRIu32, type, len);
-      if (cmd)
-        fail_cmd (cmd, EPROTO);
-    }
-    h->rbuf = NULL;
-    h->rlen = len;
+  h->rbuf = NULL;
+  h->rlen = len;
+  if (type == NBD_REPLY_TYPE_NONE && len == 0 && cmd &&
+      (h->chunk_flags & NBD_REPLY_FLAG_DONE))
+    return finish;
+  if (chunk_unusable (cmd, type, len)) {
+    debug (h, "skipping a malformed chunk of type %" PRIu16
+           " and length %" PRIu32, type, len);
+    if (cmd)
+      fail_cmd (cmd, EPROTO);
     return len ? discard : finish;
   }
-  if (type == NBD_REPLY_TYPE_OFFSET_DATA) {
-    h->rbuf = &h->chunk_head.offset;
-    h->rlen = sizeof h->chunk_head.offset;
-    return data;
-  }
-  if (type == NBD_REPLY_TYPE_OFFSET_HOLE) {
+  if (type == NBD_REPLY_TYPE_OFFSET_DATA ||
+      type == NBD_REPLY_TYPE_OFFSET_HOLE) {
     h->rbuf = &h->chunk_head;
-    h->rlen = sizeof h->chunk_head;
-    return hole;
+    h->rlen = type == NBD_REPLY_TYPE_OFFSET_HOLE
+      ? sizeof h->chunk_head : sizeof h->chunk_head.offset;
+    return type == NBD_REPLY_TYPE_OFFSET_HOLE ? hole : data;
   }
   h->chunk_payload = malloc (len);
   if (h->chunk_payload == NULL) {
     fail_cmd (cmd, ENOMEM);
-    h->rbuf = NULL;
-    h->rlen = len;
     return discard;
   }
   h->rbuf = h->chunk_payload;
-  h->rlen = len;
   return payload;
 }
 
