@@ -100,6 +100,15 @@ STATE_MACHINE {
   struct command *cmd = nbd_internal_find_in_flight (h, cookie);
 
   if (cmd == NULL) {
+    /* No payload can follow an error, nor anything but a read's data
+     * with structured replies: the stream is still in step.
+     */
+    if (error != 0 || h->structured_replies) {
+      debug (h, "skipping a simple reply for the unknown cookie %" PRIu64,
+             cookie);
+      SET_NEXT_STATE (%^FINISH_COMMAND);
+      return 0;
+    }
     set_error (EPROTO, "no command matches the cookie %" PRIu64
                " of the server's reply", cookie);
     return -1;
@@ -116,15 +125,19 @@ STATE_MACHINE {
     SET_NEXT_STATE (%^FINISH_COMMAND);
   }
   else if (cmd->type == NBD_CMD_READ) {
+    /* Forbidden with structured replies, but the data is there to
+     * read: the read fails, the stream stays in step.
+     */
+    if (h->structured_replies) {
+      debug (h, "simple reply with data to a read: failing it");
+      cmd->error = EPROTO;
+    }
     h->rbuf = cmd->data;
     h->rlen = cmd->count;
     SET_NEXT_STATE (%RECV_READ_PAYLOAD);
   }
-  else {
-    if (cmd->type == NBD_CMD_BLOCK_STATUS)
-      cmd->error = EPROTO;      /* success needs extents */
+  else
     SET_NEXT_STATE (%^FINISH_COMMAND);
-  }
   return 0;
 
  REPLY.SIMPLE_REPLY.RECV_READ_PAYLOAD:
@@ -197,7 +210,7 @@ STATE_MACHINE {
  REPLY.CHUNK_REPLY.FINISH:
   free (h->chunk_payload);
   h->chunk_payload = NULL;
-  if (h->chunk_flags & NBD_REPLY_FLAG_DONE)
+  if (h->reply_cmd && (h->chunk_flags & NBD_REPLY_FLAG_DONE))
     h->reply_cmd->reply_done = true;
   SET_NEXT_STATE (%^FINISH_COMMAND);
   return 0;
@@ -206,8 +219,15 @@ STATE_MACHINE {
   struct command *cmd = h->reply_cmd;
 
   h->reply_cmd = NULL;
-  if (cmd->reply_done)
+  if (cmd && cmd->reply_done) {
+    /* Success without extents tells the caller nothing. */
+    if (cmd->type == NBD_CMD_BLOCK_STATUS && !cmd->extents_seen &&
+        cmd->error == 0) {
+      debug (h, "block status succeeded without any extents");
+      cmd->error = EPROTO;
+    }
     nbd_internal_complete_command (h, cmd);
+  }
   /* More replies already buffered: no need to wait for the socket. */
   if (!nbd_internal_ahead_empty (h))
     SET_NEXT_STATE (%START);

@@ -62,9 +62,8 @@ struct meta_vector {
   size_t cap;
 };
 
-/* Byte ranges of a read that reply chunks have covered, kept sorted
- * and merged, so a read can be failed unless every byte was sent
- * exactly once.
+/* Byte ranges of a read that reply chunks have covered, so a read can
+ * be failed unless every byte was sent exactly once (utils.c).
  */
 struct range {
   uint64_t start, end;          /* [start, end) relative to the command */
@@ -73,6 +72,7 @@ struct range_vector {
   struct range *ptr;
   size_t len;
   size_t cap;
+  uint64_t total;               /* sum of the lengths added */
 };
 
 /* The socket layer: plain sockets now, GnuTLS later.  The state
@@ -118,6 +118,7 @@ struct command {
   struct command_cb cb;
   struct range_vector seen;     /* reads: bytes the reply covered */
   bool reply_done;              /* the last chunk has arrived */
+  bool extents_seen;            /* block status: extents were passed on */
   int error;                    /* errno to report; 0 = success */
 };
 
@@ -329,8 +330,9 @@ extern int nbd_internal_copy_string_list (struct string_vector *v,
 extern char *nbd_internal_printable_string (const char *s);
 extern void nbd_internal_meta_vector_clear (struct meta_vector *v);
 extern int nbd_internal_range_add (struct range_vector *v,
-                                   uint64_t start, uint64_t end);
-extern uint64_t nbd_internal_range_covered (const struct range_vector *v);
+                                   uint64_t start, uint64_t end,
+                                   uint64_t limit);
+extern uint64_t nbd_internal_range_covered (struct range_vector *v);
 
 extern char *nbd_internal_put_u16 (char *p, uint16_t v);
 extern char *nbd_internal_put_u32 (char *p, uint32_t v);
@@ -371,6 +373,10 @@ extern int nbd_internal_opt_meta_context_reply (struct nbd_handle *h);
 extern int nbd_internal_opt_server_reply (struct nbd_handle *h);
 
 /* ---- reply.c ---- */
+extern uint32_t nbd_internal_opt_reply_max (uint32_t reply);
+extern bool nbd_internal_meta_context_recorded (struct nbd_handle *h,
+                                                const char *name,
+                                                uint32_t id);
 extern int nbd_internal_errno_of_nbd_error (uint32_t error);
 extern int nbd_internal_chunk_start (struct nbd_handle *h);
 extern enum state nbd_internal_chunk_next (struct nbd_handle *h,
