@@ -382,3 +382,26 @@ nbd_internal_set_block_size (struct nbd_handle *h, uint32_t min,
   h->block_maximum = max;
   return 0;
 }
+
+/* The answer to NBD_OPT_EXTENDED_HEADERS: 0 when agreed (structured
+ * replies come with them), the errno of a refusal (EINVAL for
+ * NBD_REP_ERR_INVALID, else ENOTSUP, as libnbd 1.22), or -1 (error
+ * set) for a reply that is neither.
+ */
+int
+nbd_internal_extended_headers_reply (struct nbd_handle *h, uint32_t reply)
+{
+  if (reply == NBD_REP_ACK) {
+    debug (h, "negotiated extended headers on this connection");
+    h->extended_headers = true;
+    h->structured_replies = true;
+    return 0;
+  }
+  if (!NBD_REP_IS_ERR (reply)) {
+    set_error (EPROTO, "handshake: unexpected reply 0x%" PRIx32
+               " to NBD_OPT_EXTENDED_HEADERS", reply);
+    return -1;
+  }
+  debug (h, "server refused extended headers (reply 0x%" PRIx32 ")", reply);
+  return reply == NBD_REP_ERR_INVALID ? EINVAL : ENOTSUP;
+}

@@ -226,6 +226,7 @@ struct nbd_handle {
     uint16_t gflags;
     struct nbd_simple_reply simple;
     struct nbd_structured_reply structured;
+    struct nbd_extended_reply extended;
     char buf[256];
   } sbuf;                       /* scratch for fixed-size messages */
   char *wscratch;               /* owned option payload being sent */
@@ -371,6 +372,8 @@ extern void nbd_internal_set_opt_reply_error (struct nbd_handle *h, int err,
 extern int nbd_internal_opt_info_reply (struct nbd_handle *h);
 extern int nbd_internal_opt_meta_context_reply (struct nbd_handle *h);
 extern int nbd_internal_opt_server_reply (struct nbd_handle *h);
+extern int nbd_internal_extended_headers_reply (struct nbd_handle *h,
+                                                uint32_t reply);
 
 /* ---- reply.c ---- */
 extern uint32_t nbd_internal_opt_reply_max (uint32_t reply);
