@@ -38,6 +38,29 @@ discard_chunk (struct nbd_handle *h, uint64_t len, const char *why)
   h->rlen = len;
 }
 
+/* The size of a reply header: all of it with extended headers (one
+ * size for every reply), else the part simple and structured share.
+ */
+static size_t
+reply_header_size (struct nbd_handle *h)
+{
+  return h->extended_headers ? sizeof h->sbuf.extended
+    : sizeof h->sbuf.simple;
+}
+
+/* With extended headers, a header cut short whose magic is already
+ * wrong will never be completed by a server that sent the shorter
+ * simple or structured header: say so now rather than wait for ever.
+ */
+static bool
+short_header_bad_magic (struct nbd_handle *h)
+{
+  size_t got = reply_header_size (h) - h->rlen;
+
+  return h->extended_headers && got >= sizeof h->sbuf.simple.magic &&
+    be32toh (h->sbuf.simple.magic) != NBD_EXTENDED_REPLY_MAGIC;
+}
+
 STATE_MACHINE {
  REPLY.START:
   if (h->reply_parked) {
@@ -47,13 +70,13 @@ STATE_MACHINE {
   }
   h->reply_cmd = NULL;
   h->rbuf = &h->sbuf.simple;
-  h->rlen = sizeof h->sbuf.simple;
+  h->rlen = reply_header_size (h);
   SET_NEXT_STATE (%RECV_REPLY);
   return 0;
 
  REPLY.RECV_REPLY:
   int r = nbd_internal_recv_into_rbuf (h);
-  bool nothing_read = h->rlen == sizeof h->sbuf.simple;
+  bool nothing_read = h->rlen == reply_header_size (h);
 
   switch (r) {
   case -1:
@@ -67,6 +90,11 @@ STATE_MACHINE {
     set_error (ECONNRESET, "server closed the connection unexpectedly");
     return -1;
   case 1:
+    if (short_header_bad_magic (h)) {
+      set_error (EPROTO, "invalid reply magic 0x%" PRIx32
+                 " with extended headers", be32toh (h->sbuf.simple.magic));
+      return -1;
+    }
     if (!nothing_read)
       h->reply_parked = CURRENT_STATE;
     SET_NEXT_STATE (%.READY);
@@ -78,7 +106,19 @@ STATE_MACHINE {
  REPLY.CHECK_MAGIC:
   uint32_t magic = be32toh (h->sbuf.simple.magic);
 
-  if (magic == NBD_SIMPLE_REPLY_MAGIC)
+  /* With extended headers every reply is an extended chunk, read
+   * whole already; without, an extended chunk is as wrong as any
+   * unknown magic.  Either way the stream is lost.
+   */
+  if (h->extended_headers) {
+    if (magic != NBD_EXTENDED_REPLY_MAGIC) {
+      set_error (EPROTO, "invalid reply magic 0x%" PRIx32
+                 " with extended headers", magic);
+      return -1;
+    }
+    SET_NEXT_STATE (%CHUNK_REPLY);
+  }
+  else if (magic == NBD_SIMPLE_REPLY_MAGIC)
     SET_NEXT_STATE (%SIMPLE_REPLY);
   else if (magic == NBD_STRUCTURED_REPLY_MAGIC && h->structured_replies) {
     h->rbuf = (char *) &h->sbuf.structured + sizeof h->sbuf.simple;
@@ -190,12 +230,16 @@ STATE_MACHINE {
   if (recv_reply_part (h, next_state, %CHECK_ERROR) == -1)
     return -1;
   if (*next_state == %CHECK_ERROR &&
-      h->chunk_type == NBD_REPLY_TYPE_BLOCK_STATUS)
+      (h->chunk_type == NBD_REPLY_TYPE_BLOCK_STATUS ||
+       h->chunk_type == NBD_REPLY_TYPE_BLOCK_STATUS_EXT))
     SET_NEXT_STATE (%CHECK_BLOCK_STATUS);
   return 0;
 
  REPLY.CHUNK_REPLY.CHECK_BLOCK_STATUS:
-  nbd_internal_chunk_block_status (h);
+  if (h->chunk_type == NBD_REPLY_TYPE_BLOCK_STATUS_EXT)
+    nbd_internal_chunk_block_status_ext (h);
+  else
+    nbd_internal_chunk_block_status (h);
   SET_NEXT_STATE (%FINISH);
   return 0;
 

@@ -115,6 +115,8 @@ struct command {
   uint64_t offset;
   uint64_t count;
   void *data;                   /* read or write buffer, or NULL */
+  char *filter;                 /* block status payload (owned), or NULL */
+  uint32_t filter_len;
   struct command_cb cb;
   struct range_vector seen;     /* reads: bytes the reply covered */
   bool reply_done;              /* the last chunk has arrived */
@@ -247,6 +249,8 @@ struct nbd_handle {
   struct command *reply_cmd;    /* the command it answers, or NULL */
   uint16_t chunk_flags, chunk_type;
   uint32_t chunk_length;
+  uint64_t reply_offset;        /* extended: the chunk header's offset */
+  bool chunk_offset_wrong;      /* extended: not the request's offset */
   char *chunk_payload;          /* small chunk payloads, malloc'd */
   struct {                      /* head of a data or hole chunk */
     uint64_t offset;
@@ -395,6 +399,7 @@ extern void nbd_internal_read_data_arrived (struct nbd_handle *h,
                                             uint64_t count);
 extern void nbd_internal_chunk_hole (struct nbd_handle *h);
 extern void nbd_internal_chunk_block_status (struct nbd_handle *h);
+extern void nbd_internal_chunk_block_status_ext (struct nbd_handle *h);
 extern void nbd_internal_chunk_error (struct nbd_handle *h);
 
 /* ---- states (states.c, generated) ---- */
@@ -423,6 +428,12 @@ extern int64_t nbd_internal_command_common (struct nbd_handle *h,
                                             struct command_cb *cb);
 extern void nbd_internal_command_sent (struct nbd_handle *h,
                                        struct command *cmd);
+extern int64_t nbd_internal_command_filtered (struct nbd_handle *h,
+                                              uint16_t flags,
+                                              uint64_t offset,
+                                              uint64_t count, char *filter,
+                                              uint32_t filter_len,
+                                              struct command_cb *cb);
 extern void nbd_internal_abandon_pending (struct nbd_handle *h);
 extern void nbd_internal_free_all_commands (struct nbd_handle *h);
 extern void nbd_internal_retire_and_free_command (struct command *cmd);

@@ -12,6 +12,8 @@
  * cap; qemu-nbd stops at 128 Ki).
  */
 #define MAX_EXTENTS_PAYLOAD (4 + 8 * 1024 * 1024)
+/* The same million as 64-bit extents: id, count, 16 bytes each. */
+#define MAX_EXTENTS_EXT_PAYLOAD (8 + 16 * 1024 * 1024)
 
 int
 nbd_internal_errno_of_nbd_error (uint32_t error)
@@ -52,9 +54,13 @@ fail_cmd (struct command *cmd, int err)
  * longer than MAX_SKIP).
  */
 static int64_t
-chunk_max (const struct command *cmd, uint16_t type)
+chunk_max (const struct command *cmd, uint16_t type, bool ext)
 {
   if (cmd == NULL)
+    return -1;
+  /* Each header style has its own block status type. */
+  if ((type == NBD_REPLY_TYPE_BLOCK_STATUS && ext) ||
+      (type == NBD_REPLY_TYPE_BLOCK_STATUS_EXT && !ext))
     return -1;
   switch (type) {
   case NBD_REPLY_TYPE_NONE:
@@ -65,6 +71,8 @@ chunk_max (const struct command *cmd, uint16_t type)
     return cmd->type == NBD_CMD_READ ? 12 : -1;
   case NBD_REPLY_TYPE_BLOCK_STATUS:
     return cmd->type == NBD_CMD_BLOCK_STATUS ? MAX_EXTENTS_PAYLOAD : -1;
+  case NBD_REPLY_TYPE_BLOCK_STATUS_EXT:
+    return cmd->type == NBD_CMD_BLOCK_STATUS ? MAX_EXTENTS_EXT_PAYLOAD : -1;
   }
   return (type & NBD_REPLY_TYPE_ERROR_BIT) ? MAX_ERROR_PAYLOAD : -1;
 }
@@ -93,25 +101,57 @@ nbd_internal_opt_reply_max (uint32_t reply)
  * the stream cannot be trusted, and we will not wait for its bytes.
  * -1: error set, the handle dies.
  */
+/* Decode the chunk header, compact or extended, into h->chunk_*;
+ * returns the cookie and the 64-bit length.  An extended chunk must
+ * carry its request's offset.
+ */
+static uint64_t
+decode_chunk_header (struct nbd_handle *h, uint64_t *len)
+{
+  const struct nbd_structured_reply *s = &h->sbuf.structured;
+  const struct nbd_extended_reply *x = &h->sbuf.extended;
+
+  h->chunk_offset_wrong = false;
+  if (!h->extended_headers) {
+    h->chunk_flags = be16toh (s->flags);
+    h->chunk_type = be16toh (s->type);
+    *len = be32toh (s->length);
+    return be64toh (s->cookie);
+  }
+  h->chunk_flags = be16toh (x->flags);
+  h->chunk_type = be16toh (x->type);
+  *len = be64toh (x->length);
+  h->reply_offset = be64toh (x->offset);
+  return be64toh (x->cookie);
+}
+
+/* Decode a chunk header and match its command.  Every length is
+ * checked here, before any byte of the payload is read: one longer
+ * than its type allows for this command (or than we would skip) means
+ * the stream cannot be trusted, and we will not wait for its bytes.
+ * -1: error set, the handle dies.
+ */
 int
 nbd_internal_chunk_start (struct nbd_handle *h)
 {
-  const struct nbd_structured_reply *s = &h->sbuf.structured;
-  uint64_t cookie = be64toh (s->cookie);
+  uint64_t len, cookie = decode_chunk_header (h, &len);
   struct command *cmd = nbd_internal_find_in_flight (h, cookie);
   int64_t max;
 
-  h->chunk_flags = be16toh (s->flags);
-  h->chunk_type = be16toh (s->type);
-  h->chunk_length = be32toh (s->length);
   STAT_ADD (h, chunks_received, 1);
   h->reply_cmd = cmd;
-  max = chunk_max (cmd, h->chunk_type);
-  if (h->chunk_length > (max >= 0 ? max : MAX_SKIP)) {
-    set_error (EPROTO, "reply chunk of type %" PRIu16 " and %" PRIu32
-               " bytes is too long%s", h->chunk_type, h->chunk_length,
+  max = chunk_max (cmd, h->chunk_type, h->extended_headers);
+  if (len > (uint64_t) (max >= 0 ? max : MAX_SKIP)) {
+    set_error (EPROTO, "reply chunk of type %" PRIu16 " and %" PRIu64
+               " bytes is too long%s", h->chunk_type, len,
                cmd ? " for its command" : "");
     return -1;
+  }
+  h->chunk_length = len;
+  if (cmd && h->extended_headers && h->reply_offset != cmd->offset) {
+    debug (h, "reply chunk offset %" PRIu64 " is not the request's %"
+           PRIu64, h->reply_offset, cmd->offset);
+    h->chunk_offset_wrong = true;
   }
   if (cmd == NULL)
     debug (h, "skipping a reply chunk for the unknown cookie %" PRIu64,
@@ -124,15 +164,19 @@ nbd_internal_chunk_start (struct nbd_handle *h)
  * usable as a bare DONE.)
  */
 static bool
-chunk_unusable (const struct command *cmd, uint16_t type, uint32_t len)
+chunk_unusable (struct nbd_handle *h, const struct command *cmd,
+                uint16_t type, uint32_t len)
 {
-  if (cmd == NULL || chunk_max (cmd, type) == -1)
+  if (cmd == NULL || h->chunk_offset_wrong ||
+      chunk_max (cmd, type, h->extended_headers) == -1)
     return true;
   switch (type) {
   case NBD_REPLY_TYPE_NONE: return true;
   case NBD_REPLY_TYPE_OFFSET_DATA: return len <= 8;
   case NBD_REPLY_TYPE_OFFSET_HOLE: return len != 12;
   case NBD_REPLY_TYPE_BLOCK_STATUS: return len < 12 || (len - 4) % 8 != 0;
+  case NBD_REPLY_TYPE_BLOCK_STATUS_EXT:
+    return len < 24 || (len - 8) % 16 != 0;
   }
   return len < 6;               /* an error: errno and message length */
 }
@@ -153,9 +197,9 @@ nbd_internal_chunk_next (struct nbd_handle *h, enum state data,
   h->rbuf = NULL;
   h->rlen = len;
   if (type == NBD_REPLY_TYPE_NONE && len == 0 && cmd &&
-      (h->chunk_flags & NBD_REPLY_FLAG_DONE))
+      !h->chunk_offset_wrong && (h->chunk_flags & NBD_REPLY_FLAG_DONE))
     return finish;
-  if (chunk_unusable (cmd, type, len)) {
+  if (chunk_unusable (h, cmd, type, len)) {
     debug (h, "skipping a malformed chunk of type %" PRIu16
            " and length %" PRIu32, type, len);
     if (cmd)
@@ -351,6 +395,133 @@ nbd_internal_chunk_block_status (struct nbd_handle *h)
   cmd->extents_seen = true;
   if (r == -1)
     fail_cmd (cmd, err ? err : EPROTO);
+}
+
+/* No empty 64-bit extents, and none past the end of the export. */
+static bool
+extents64_valid (struct nbd_handle *h, const struct command *cmd,
+                 const nbd_extent *e, size_t n)
+{
+  uint64_t room = cmd->offset < h->exportsize
+    ? h->exportsize - cmd->offset : 0;
+  size_t i;
+
+  for (i = 0; i < n; ++i) {
+    if (e[i].length == 0 || e[i].length > room)
+      return false;
+    room -= e[i].length;
+  }
+  return true;
+}
+
+/* Narrow 64-bit extents for a 32-bit callback, as libnbd 1.22 does:
+ * stop at an extent longer than 32 bits (passed cut to 4 GiB - 64 MiB,
+ * a multiple of any block size), or at flags wider than 32 bits (that
+ * extent left out, unless it is the first: then it is passed with its
+ * flags cut, and the command fails with EOVERFLOW).  Fills OUT with
+ * length, flags pairs and returns how many uint32_t it wrote.
+ */
+static size_t
+narrow_extents (struct command *cmd, const nbd_extent *e, size_t n,
+                uint32_t *out)
+{
+  size_t i;
+
+  for (i = 0; i < n; ++i) {
+    uint64_t len = e[i].length;
+    bool stop = false;
+
+    if (e[i].flags > UINT32_MAX) {
+      if (i > 0)
+        break;
+      fail_cmd (cmd, EOVERFLOW);
+      stop = true;
+    }
+    if (len > UINT32_MAX) {
+      len = (uint32_t) -MAX_REQUEST_SIZE;
+      stop = true;
+    }
+    out[2 * i] = len;
+    out[2 * i + 1] = (uint32_t) e[i].flags;
+    if (stop)
+      return 2 * (i + 1);
+  }
+  return 2 * i;
+}
+
+/* Pass 64-bit extents to the command's callback, whichever it is. */
+static void
+call_extents64 (struct command *cmd, const char *name, const nbd_extent *e,
+                size_t n)
+{
+  int err = cmd->error, r = 0;
+
+  if (cmd->cb.kind == CB_EXTENT64 && cmd->cb.fn.extent64.callback)
+    r = CALL_CALLBACK (cmd->cb.fn.extent64, name, cmd->offset,
+                       (nbd_extent *) e, n, &err);
+  else if (cmd->cb.kind == CB_EXTENT && cmd->cb.fn.extent.callback) {
+    uint32_t *narrow = malloc (2 * n * sizeof *narrow);
+    size_t m;
+
+    if (narrow == NULL) {
+      fail_cmd (cmd, ENOMEM);
+      return;
+    }
+    m = narrow_extents (cmd, e, n, narrow);
+    err = cmd->error;
+    r = CALL_CALLBACK (cmd->cb.fn.extent, name, cmd->offset, narrow, m,
+                       &err);
+    free (narrow);
+  }
+  cmd->extents_seen = true;
+  if (r == -1)
+    fail_cmd (cmd, err ? err : EPROTO);
+}
+
+/* NBD_REPLY_TYPE_BLOCK_STATUS_EXT: context id, descriptor count (which
+ * must be what the payload holds), then 64-bit length and flags pairs.
+ */
+void
+nbd_internal_chunk_block_status_ext (struct nbd_handle *h)
+{
+  struct command *cmd = h->reply_cmd;
+  const char *p = h->chunk_payload;
+  size_t i, n = (h->chunk_length - 8) / 16;
+  uint32_t id, count;
+  const char *name;
+  nbd_extent *e;
+
+  memcpy (&id, p, 4);
+  memcpy (&count, p + 4, 4);
+  name = meta_context_name (h, be32toh (id));
+  if (name == NULL || be32toh (count) != n) {
+    debug (h, "block status for an unknown meta context id, or a "
+           "descriptor count (%" PRIu32 ") not what the chunk holds (%zu)",
+           be32toh (count), n);
+    fail_cmd (cmd, EPROTO);
+    return;
+  }
+  e = malloc (n * sizeof *e);
+  if (e == NULL) {
+    fail_cmd (cmd, ENOMEM);
+    return;
+  }
+  for (i = 0; i < n; ++i) {
+    uint64_t pair[2];
+    memcpy (pair, p + 8 + 16 * i, 16);
+    e[i].length = be64toh (pair[0]);
+    e[i].flags = be64toh (pair[1]);
+  }
+  if (!extents64_valid (h, cmd, e, n)) {
+    debug (h, "block status extent empty or past the end");
+    fail_cmd (cmd, EPROTO);
+  }
+  else {
+    if ((cmd->flags & NBD_CMD_FLAG_REQ_ONE) && n != 1)
+      debug (h, "server sent %zu extents despite REQ_ONE", n);
+    call_extents64 (cmd, name, e, n);
+  }
+  free (e);
 }
 
 /* An ERROR_OFFSET chunk names a byte of the read: tell the chunk
