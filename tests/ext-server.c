@@ -30,8 +30,9 @@
  *   no-payload     extended headers, without NBD_FLAG_BLOCK_STAT_PAYLOAD
  * and these, played on the first read (R) or block status (B), with
  * the rest served right while the stream is still in step:
- *   simple-magic   R: a simple reply (16 bytes) and 16 more bytes
- *   structured-magic R: a structured chunk header of 20 bytes + 12
+ *   simple-magic   R: a simple reply (16 bytes), then nothing
+ *   structured-magic R: a structured chunk header (20 bytes), then
+ *                  nothing: the client must not wait for 32
  *   wrong-offset   R: a good data chunk whose header offset is wrong
  *   huge-length    R: a chunk header announcing 2^40 bytes
  *   bs-narrow      B: a 32-bit NBD_REPLY_TYPE_BLOCK_STATUS chunk
@@ -377,7 +378,6 @@ byte_at (uint64_t pos)
 static bool
 hostile_read (uint64_t cookie, uint64_t offset, uint64_t count)
 {
-  static const char pad[32];
   uint64_t i;
 
   if (played)
@@ -387,7 +387,6 @@ hostile_read (uint64_t cookie, uint64_t offset, uint64_t count)
     put32 (SIMPLE_REPLY_MAGIC);
     put32 (0);
     put64 (cookie);
-    put (pad, 16);
     drain ();
   }
   if (is ("structured-magic")) {
@@ -396,7 +395,6 @@ hostile_read (uint64_t cookie, uint64_t offset, uint64_t count)
     put16 (REPLY_TYPE_NONE);
     put64 (cookie);
     put32 (0);
-    put (pad, 12);
     drain ();
   }
   if (is ("huge-length")) {

@@ -8,7 +8,9 @@ ext_server_LDADD =
 
 extended_tests = \
 	extended-negotiate \
-	extended-commands
+	extended-commands \
+	extended-filter \
+	extended-hostile
 
 check_PROGRAMS += $(extended_tests)
 TESTS += $(extended_tests)
