@@ -34,6 +34,8 @@
  *   structured-magic R: a structured chunk header (20 bytes), then
  *                  nothing: the client must not wait for 32
  *   wrong-offset   R: a good data chunk whose header offset is wrong
+ *   data-outside   R: a data chunk whose 64-bit offset lies past the
+ *                  request (the header's offset right)
  *   huge-length    R: a chunk header announcing 2^40 bytes
  *   bs-narrow      B: a 32-bit NBD_REPLY_TYPE_BLOCK_STATUS chunk
  *   bs-count       B: descriptor count one more than the payload holds
@@ -407,10 +409,11 @@ hostile_read (uint64_t cookie, uint64_t offset, uint64_t count)
     chunk (REPLY_FLAG_DONE, REPLY_TYPE_NONE, cookie, offset, 0);
     drain ();
   }
-  if (is ("wrong-offset")) {
-    chunk (REPLY_FLAG_DONE, REPLY_TYPE_OFFSET_DATA, cookie, offset + 512,
-           8 + count);
-    put64 (offset);
+  if (is ("wrong-offset") || is ("data-outside")) {
+    bool outside = is ("data-outside");
+    chunk (REPLY_FLAG_DONE, REPLY_TYPE_OFFSET_DATA, cookie,
+           outside ? offset : offset + 512, 8 + count);
+    put64 (outside ? offset + (UINT64_C (1) << 32) : offset);
     for (i = 0; i < count; ++i) {
       unsigned char c = byte_at (offset + i);
       put (&c, 1);
@@ -455,10 +458,9 @@ do_write (uint64_t cookie, uint64_t offset, uint64_t count)
 static void
 do_zero (uint64_t cookie, uint64_t offset, uint64_t count)
 {
-  uint64_t g;
+  uint64_t g = (offset + GRANULE - 1) / GRANULE;
 
-  for (g = (offset + GRANULE - 1) / GRANULE; (g + 1) * GRANULE <= offset + count;
-       ++g)
+  for (; (g + 1) * GRANULE <= offset + count; ++g)
     granule_zero[g] = 1;
   reply_status (cookie, offset, 0);
 }

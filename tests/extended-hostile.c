@@ -26,6 +26,7 @@ static const struct hostile {
   { "huge-length", READ, EPROTO, true },
   { "ext-on-compact", READ, EPROTO, true },
   { "wrong-offset", READ, EPROTO, false },
+  { "data-outside", READ, EPROTO, false },
   { "bs-narrow", STATUS, EPROTO, false },
   { "bs-count", STATUS, EPROTO, false },
   { "bs-odd", STATUS, EPROTO, false },
