@@ -37,6 +37,8 @@
  *   data-outside   R: a data chunk whose 64-bit offset lies past the
  *                  request (the header's offset right)
  *   huge-length    R: a chunk header announcing 2^40 bytes
+ *   unknown-cookie R: an error chunk for a cookie never used, then the
+ *                  right reply
  *   bs-narrow      B: a 32-bit NBD_REPLY_TYPE_BLOCK_STATUS chunk
  *   bs-count       B: descriptor count one more than the payload holds
  *   bs-odd         B: a payload that is not a whole number of extents
@@ -403,6 +405,12 @@ hostile_read (uint64_t cookie, uint64_t offset, uint64_t count)
     chunk (REPLY_FLAG_DONE, REPLY_TYPE_OFFSET_DATA, cookie, offset,
            UINT64_C (1) << 40);
     drain ();
+  }
+  if (is ("unknown-cookie")) {
+    chunk (REPLY_FLAG_DONE, REPLY_TYPE_ERROR, cookie + 1000, offset, 6);
+    put32 (NBD_EINVAL);
+    put16 (0);
+    return false;
   }
   if (is ("ext-on-compact")) {
     extended = true;

@@ -15,6 +15,7 @@
 
 enum op { READ, STATUS, STATUS_AT_END };
 
+/* ERR 0: the reply is skipped and the command succeeds. */
 static const struct hostile {
   const char *scenario;
   enum op op;
@@ -27,6 +28,7 @@ static const struct hostile {
   { "ext-on-compact", READ, EPROTO, true },
   { "wrong-offset", READ, EPROTO, false },
   { "data-outside", READ, EPROTO, false },
+  { "unknown-cookie", READ, 0, false },
   { "bs-narrow", STATUS, EPROTO, false },
   { "bs-count", STATUS, EPROTO, false },
   { "bs-odd", STATUS, EPROTO, false },
@@ -81,9 +83,13 @@ check_case (const char *argv0, const struct hostile *c)
   struct nbd_handle *h = ext_handle ();
 
   ext_connect (h, argv0, c->scenario);
-  if (run (h, c->op) != -1)
+  if (c->err == 0) {
+    if (run (h, c->op) != 0)
+      FAIL ("%s: the command failed: %s", c->scenario, nbd_get_error ());
+  }
+  else if (run (h, c->op) != -1)
     FAIL ("%s: the command succeeded", c->scenario);
-  if (nbd_get_errno () != c->err)
+  else if (nbd_get_errno () != c->err)
     FAIL ("%s: errno %d, expected %d (%s)", c->scenario, nbd_get_errno (),
           c->err, nbd_get_error ());
   if (c->dies) {
@@ -128,6 +134,31 @@ flags64 (const char *argv0)
   nbd_close (h);
 }
 
+/* With reads in flight when the stream is lost, every one of them
+ * fails, its completion called once with an error.
+ */
+static void
+in_flight_dies (const char *argv0, const char *scenario)
+{
+  struct nbd_handle *h = ext_handle ();
+  static char buf[4][512];
+  int errs[4], i;
+
+  ext_connect (h, argv0, scenario);
+  for (i = 0; i < 4; ++i) {
+    errs[i] = -1;
+    CHECK (nbd_aio_pread (h, buf[i], 512, i * 512, (nbd_completion_callback) {
+             .callback = ext_completion, .user_data = &errs[i] }, 0) > 0);
+  }
+  while (!nbd_aio_is_dead (h))
+    CHECK (nbd_poll (h, -1) != -1 || nbd_aio_is_dead (h));
+  for (i = 0; i < 4; ++i)
+    if (errs[i] <= 0)
+      FAIL ("%s: read %d completion saw %d", scenario, i, errs[i]);
+  CHECK (nbd_aio_in_flight (h) == 0);
+  nbd_close (h);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -135,6 +166,8 @@ main (int argc, char *argv[])
 
   for (i = 0; i < sizeof cases / sizeof cases[0]; ++i)
     check_case (argv[0], &cases[i]);
+  in_flight_dies (argv[0], "simple-magic");
+  in_flight_dies (argv[0], "huge-length");
   flags64 (argv[0]);
   exit (EXIT_SUCCESS);
 }
