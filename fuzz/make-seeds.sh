@@ -1,6 +1,6 @@
 #!/bin/bash -
-# make-seeds.sh: record the seed corpus: what nbdkit and tests/fake-server
-# send while the fuzzer's workload runs against them.  Run from the build
+# make-seeds.sh: record the seed corpus: what nbdkit, tests/fake-server
+# and tests/ext-server send while the fuzzer's workload runs against them.  Run from the build
 # tree's fuzz/ after make check (it needs record and ../tests/fake-server).
 set -euo pipefail
 out=${1:-corpus}
@@ -17,6 +17,11 @@ for s in good short overlap out-of-range error-chunk block-status-bad \
   $run ./record "$out"/fake-$s ../tests/fake-server $s
 done
 
+# Extended headers: tests/ext-server, the client asking for them.
+for s in good bs-count bs-zero bs-flags64 bs-narrow wrong-offset \
+         unknown-cookie data-outside; do
+  FUZZ_EXTENDED=1 $run ./record "$out"/ext-$s ../tests/ext-server $s
+done
 
 # Scripted replies (see tests/fake-script.c): chunk types the servers
 # above rarely send, so the fuzzer starts from each of them.

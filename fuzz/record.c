@@ -18,12 +18,16 @@
  *
  * SERVER speaks NBD on its stdin and stdout (nbdkit -s, fake-server).
  * The bytes it sends are the seed: replaying them makes the client
- * take the same path as it did against the real server.
+ * take the same path as it did against the real server.  With
+ * FUZZ_EXTENDED set in the environment the client asks for extended
+ * headers (for tests/ext-server).
  */
 
 static void *
 client (void *arg)
 {
+  /* FUZZ_EXTENDED=1: record a server speaking extended headers. */
+  workload_extended (getenv ("FUZZ_EXTENDED") != NULL);
   workload_run (*(int *) arg, WORKLOAD_STEPS);
   return NULL;
 }

@@ -2,6 +2,7 @@
 #ifndef FUZZ_WORKLOAD_H
 #define FUZZ_WORKLOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,7 +17,11 @@
  */
 extern int workload_run (int sock, int limit);
 
-/* Run INPUT as the server's bytes twice: with the server's side
+/* Whether workload_run asks for extended headers (default false). */
+extern void workload_extended (bool on);
+
+/* Run INPUT as the server's bytes twice (asking for extended headers
+ * when INPUT holds their reply magic): with the server's side
  * closed at the end of them, then kept open while the steps that did
  * not need that end run again.  A client that waits for bytes that
  * will not come blocks in the second run: a hang, caught by the

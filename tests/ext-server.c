@@ -386,7 +386,6 @@ hostile_read (uint64_t cookie, uint64_t offset, uint64_t count)
 
   if (played)
     return false;
-  played = true;
   if (is ("simple-magic")) {
     put32 (SIMPLE_REPLY_MAGIC);
     put32 (0);
@@ -407,6 +406,7 @@ hostile_read (uint64_t cookie, uint64_t offset, uint64_t count)
     drain ();
   }
   if (is ("unknown-cookie")) {
+    played = true;
     chunk (REPLY_FLAG_DONE, REPLY_TYPE_ERROR, cookie + 1000, offset, 6);
     put32 (NBD_EINVAL);
     put16 (0);
@@ -419,6 +419,7 @@ hostile_read (uint64_t cookie, uint64_t offset, uint64_t count)
   }
   if (is ("wrong-offset") || is ("data-outside")) {
     bool outside = is ("data-outside");
+    played = true;
     chunk (REPLY_FLAG_DONE, REPLY_TYPE_OFFSET_DATA, cookie,
            outside ? offset : offset + 512, 8 + count);
     put64 (outside ? offset + (UINT64_C (1) << 32) : offset);
