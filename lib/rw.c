@@ -307,17 +307,19 @@ context_id (struct nbd_handle *h, const char *name)
 }
 
 /* The filter payload: the effect length COUNT, then each context's id,
- * big-endian.  NULL on error (set).
+ * big-endian.  NULL on error (set): an unknown context first, then a
+ * payload too large, as libnbd 1.22 checks them.
  */
 static char *
 make_filter (struct nbd_handle *h, uint64_t count, char **contexts,
              uint32_t *len)
 {
-  size_t n = 0, i;
+  size_t n, i;
   char *buf;
 
-  while (contexts[n])
-    n++;
+  for (n = 0; contexts[n]; ++n)
+    if (context_id (h, contexts[n]) == -1)
+      return NULL;
   if (8 + 4 * (uint64_t) n > MAX_REQUEST_SIZE ||
       ((h->strict & LIBNBD_STRICT_PAYLOAD) &&
        8 + 4 * (uint64_t) n > nbd_internal_payload_maximum (h))) {
@@ -333,13 +335,7 @@ make_filter (struct nbd_handle *h, uint64_t count, char **contexts,
   count = htobe64 (count);
   memcpy (buf, &count, 8);
   for (i = 0; i < n; ++i) {
-    int64_t id = context_id (h, contexts[i]);
-    uint32_t be;
-    if (id == -1) {
-      free (buf);
-      return NULL;
-    }
-    be = htobe32 ((uint32_t) id);
+    uint32_t be = htobe32 ((uint32_t) context_id (h, contexts[i]));
     memcpy (buf + 8 + 4 * i, &be, 4);
   }
   return buf;
