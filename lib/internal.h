@@ -62,9 +62,8 @@ struct meta_vector {
   size_t cap;
 };
 
-/* Byte ranges of a read that reply chunks have covered, kept sorted
- * and merged, so a read can be failed unless every byte was sent
- * exactly once.
+/* Byte ranges of a read that reply chunks have covered, so a read can
+ * be failed unless every byte was sent exactly once (utils.c).
  */
 struct range {
   uint64_t start, end;          /* [start, end) relative to the command */
@@ -73,6 +72,7 @@ struct range_vector {
   struct range *ptr;
   size_t len;
   size_t cap;
+  uint64_t total;               /* sum of the lengths added */
 };
 
 /* The socket layer: plain sockets now, GnuTLS later.  The state
@@ -115,9 +115,12 @@ struct command {
   uint64_t offset;
   uint64_t count;
   void *data;                   /* read or write buffer, or NULL */
+  char *filter;                 /* block status payload (owned), or NULL */
+  uint32_t filter_len;
   struct command_cb cb;
   struct range_vector seen;     /* reads: bytes the reply covered */
   bool reply_done;              /* the last chunk has arrived */
+  bool extents_seen;            /* block status: extents were passed on */
   int error;                    /* errno to report; 0 = success */
 };
 
@@ -225,6 +228,7 @@ struct nbd_handle {
     uint16_t gflags;
     struct nbd_simple_reply simple;
     struct nbd_structured_reply structured;
+    struct nbd_extended_reply extended;
     char buf[256];
   } sbuf;                       /* scratch for fixed-size messages */
   char *wscratch;               /* owned option payload being sent */
@@ -245,6 +249,8 @@ struct nbd_handle {
   struct command *reply_cmd;    /* the command it answers, or NULL */
   uint16_t chunk_flags, chunk_type;
   uint32_t chunk_length;
+  uint64_t reply_offset;        /* extended: the chunk header's offset */
+  bool chunk_offset_wrong;      /* extended: not the request's offset */
   char *chunk_payload;          /* small chunk payloads, malloc'd */
   struct {                      /* head of a data or hole chunk */
     uint64_t offset;
@@ -329,8 +335,9 @@ extern int nbd_internal_copy_string_list (struct string_vector *v,
 extern char *nbd_internal_printable_string (const char *s);
 extern void nbd_internal_meta_vector_clear (struct meta_vector *v);
 extern int nbd_internal_range_add (struct range_vector *v,
-                                   uint64_t start, uint64_t end);
-extern uint64_t nbd_internal_range_covered (const struct range_vector *v);
+                                   uint64_t start, uint64_t end,
+                                   uint64_t limit);
+extern uint64_t nbd_internal_range_covered (struct range_vector *v);
 
 extern char *nbd_internal_put_u16 (char *p, uint16_t v);
 extern char *nbd_internal_put_u32 (char *p, uint32_t v);
@@ -369,8 +376,14 @@ extern void nbd_internal_set_opt_reply_error (struct nbd_handle *h, int err,
 extern int nbd_internal_opt_info_reply (struct nbd_handle *h);
 extern int nbd_internal_opt_meta_context_reply (struct nbd_handle *h);
 extern int nbd_internal_opt_server_reply (struct nbd_handle *h);
+extern int nbd_internal_extended_headers_reply (struct nbd_handle *h,
+                                                uint32_t reply);
 
 /* ---- reply.c ---- */
+extern uint32_t nbd_internal_opt_reply_max (uint32_t reply);
+extern bool nbd_internal_meta_context_recorded (struct nbd_handle *h,
+                                                const char *name,
+                                                uint32_t id);
 extern int nbd_internal_errno_of_nbd_error (uint32_t error);
 extern int nbd_internal_chunk_start (struct nbd_handle *h);
 extern enum state nbd_internal_chunk_next (struct nbd_handle *h,
@@ -386,6 +399,7 @@ extern void nbd_internal_read_data_arrived (struct nbd_handle *h,
                                             uint64_t count);
 extern void nbd_internal_chunk_hole (struct nbd_handle *h);
 extern void nbd_internal_chunk_block_status (struct nbd_handle *h);
+extern void nbd_internal_chunk_block_status_ext (struct nbd_handle *h);
 extern void nbd_internal_chunk_error (struct nbd_handle *h);
 
 /* ---- states (states.c, generated) ---- */
@@ -414,6 +428,12 @@ extern int64_t nbd_internal_command_common (struct nbd_handle *h,
                                             struct command_cb *cb);
 extern void nbd_internal_command_sent (struct nbd_handle *h,
                                        struct command *cmd);
+extern int64_t nbd_internal_command_filtered (struct nbd_handle *h,
+                                              uint16_t flags,
+                                              uint64_t offset,
+                                              uint64_t count, char *filter,
+                                              uint32_t filter_len,
+                                              struct command_cb *cb);
 extern void nbd_internal_abandon_pending (struct nbd_handle *h);
 extern void nbd_internal_free_all_commands (struct nbd_handle *h);
 extern void nbd_internal_retire_and_free_command (struct command *cmd);
