@@ -257,97 +257,7 @@ let pr_pod where pod =
 
 (* ---- pieces of the pages ---- *)
 
-(* The calls written by hand in lib/: name, prototype, shortdesc,
-   longdesc, return value, see_also.  The table does not hold them
-   because they do not take the handle lock (or no handle at all). *)
-type handwritten_call = {
-  hw_name : string;
-  hw_proto : string;
-  hw_short : string;
-  hw_long : string;
-  hw_ret : string;
-  hw_errors : bool;
-  hw_see_also : string list;
-}
-
-let handwritten_calls = [
-  { hw_name = "create";
-    hw_proto = "struct nbd_handle *nbd_create (void);";
-    hw_short = "create a libnbd handle";
-    hw_long = "\
-Create a new handle.  A handle holds the settings of one connection to
-one NBD server and the state of that connection.  It starts
-unconnected: change its settings with the C<nbd_set_*> calls, then
-connect with one of the C<nbd_connect_*> or C<nbd_aio_connect_*>
-calls.
-
-If C<LIBNBD_DEBUG=1> is set in the environment, debugging is enabled
-on the new handle (see L<nbd_set_debug(3)>).
-
-Close the handle with L<nbd_close(3)> when it is no longer needed.";
-    hw_ret = "\
-Returns a new handle, or C<NULL> on error (only when memory runs
-out).";
-    hw_errors = true;
-    hw_see_also = [ "close"; "set_debug"; "set_handle_name"; "get_error" ] };
-
-  { hw_name = "close";
-    hw_proto = "void nbd_close (struct nbd_handle *h);";
-    hw_short = "close a libnbd handle";
-    hw_long = "\
-Close the connection to the server, if any, and free the handle and
-everything it holds.  Commands that were not retired yet are
-abandoned: the completion callback of each one still pending is called
-with an error (C<ENOTCONN> unless the command had failed already),
-then the C<free> functions of their callbacks, and of any other
-callback the handle still holds, are called.  A subprocess started by
-L<nbd_connect_command(3)> or
-L<nbd_connect_systemd_socket_activation(3)> is waited for.
-
-C<h> may be C<NULL>, in which case nothing happens.  The handle must
-not be used again, and no other thread may be using it during the
-call.";
-    hw_ret = "This call returns nothing.";
-    hw_errors = false;
-    hw_see_also = [ "create"; "shutdown" ] };
-
-  { hw_name = "get_error";
-    hw_proto = "const char *nbd_get_error (void);";
-    hw_short = "return the text of the last error in this thread";
-    hw_long = "\
-Return the message of the last error that a libnbd call reported in
-the calling thread, prefixed with the name of the call that failed,
-as in C<nbd_pread: ...>.  Errors are thread-local, so a failure in
-one thread does not change what another thread sees.
-
-Only look at the message right after a call has returned its error
-value: calls that succeed do not always clear it.";
-    hw_ret = "\
-Returns the message, or C<NULL> if no error has been reported in this
-thread.  The string belongs to the library: do not free it.  It stays
-valid until the next libnbd call in the same thread.";
-    hw_errors = false;
-    hw_see_also = [ "get_errno"; "create" ] };
-
-  { hw_name = "get_errno";
-    hw_proto = "int nbd_get_errno (void);";
-    hw_short = "return the errno of the last error in this thread";
-    hw_long = "\
-Return the C<errno> value that goes with the last error reported by a
-libnbd call in the calling thread, for example C<ENOTCONN> when a
-call needs a connected handle.  Like the message from
-L<nbd_get_error(3)>, it is thread-local and only meaningful right
-after a call has returned its error value.";
-    hw_ret = "\
-Returns the error number, or 0 if none is known.  This call does not
-fail.";
-    hw_errors = false;
-    hw_see_also = [ "get_error"; "create" ] };
-]
-
-let all_names =
-  List.map (fun h -> h.hw_name) handwritten_calls
-  @ List.map fst API.handle_calls
+let all_names = API.handwritten_names @ List.map fst API.handle_calls
 
 (* The "generated" warning, then the title. *)
 let pr_title what title =
@@ -550,14 +460,16 @@ handle.  See L<libnbd(3)/CALLBACKS>."
 
 let generate_handwritten_page h =
   let where = "nbd_" ^ h.hw_name in
-  pr_header h.hw_name h.hw_short;
-  pr_synopsis (fun () -> pr "%s\n" h.hw_proto);
+  pr_header h.hw_name h.hw_shortdesc;
+  pr_synopsis (fun () -> pr "%s;\n" (C.hw_prototype h));
   pr ".SH DESCRIPTION\n";
-  pr_pod where h.hw_long;
+  pr_pod where h.hw_longdesc;
   pr ".SH RETURN VALUE\n";
-  pr_pod where h.hw_ret;
-  if h.hw_errors then pr_errors_intro "NULL";
-  pr_version h.hw_name (1, 0);
+  pr_pod where h.hw_retdesc;
+  (match h.hw_ret with
+   | HWNewHandle -> pr_errors_intro "NULL"
+   | HWNothing | HWStaticString | HWInt -> ());
+  pr_version h.hw_name h.hw_first_version;
   pr_see_also h.hw_name h.hw_see_also
 
 (* ---- libnbd(3) ---- *)
@@ -695,7 +607,7 @@ let generate_libnbd_3 () =
   ) sections;
   pr ".SH CALLS\n";
   let short =
-    List.map (fun h -> h.hw_name, h.hw_short) handwritten_calls
+    List.map (fun h -> h.hw_name, h.hw_shortdesc) API.handwritten_calls
     @ List.map (fun (n, c) -> n, c.shortdesc) API.handle_calls in
   List.iter (fun (n, s) ->
     pr ".TP\n\\fB\\%%nbd_%s\\fR(3)\n%s\n" n (protect_line (escape s))
@@ -724,6 +636,6 @@ let generate_man_pages out =
   List.iter (fun h ->
     out (sprintf "docs/nbd_%s.3" h.hw_name)
       (fun () -> generate_handwritten_page h)
-  ) handwritten_calls;
+  ) API.handwritten_calls;
   out "docs/libnbd.3" generate_libnbd_3;
   out "docs/man-pages.mk" generate_man_pages_mk

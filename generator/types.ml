@@ -99,6 +99,30 @@ and call = {
   first_version : int * int;    (* (1, 0) -> LIBNBD_1.0 *)
 }
 
+(* The calls written by hand in lib/: they take no handle lock, or no
+   handle at all, so lib/api.c has no wrapper for them.  C.ml emits
+   their prototypes and symbols, Man.ml their pages. *)
+and handwritten = {
+  hw_name : string;
+  hw_arg : hw_arg;
+  hw_ret : hw_ret;
+  hw_shortdesc : string;
+  hw_longdesc : string;
+  hw_retdesc : string;          (* the RETURN VALUE section, POD *)
+  hw_see_also : string list;
+  hw_first_version : int * int;
+}
+
+and hw_arg =
+  | HWVoid                (* (void) *)
+  | HWHandleOrNull        (* struct nbd_handle *h, which may be NULL *)
+
+and hw_ret =
+  | HWNewHandle           (* struct nbd_handle *, NULL on error *)
+  | HWNothing             (* void *)
+  | HWStaticString        (* const char *, owned by the library *)
+  | HWInt                 (* int, cannot fail *)
+
 (* A default record: entries override what differs. *)
 let default_call = {
   args = []; optargs = []; ret = RErr;

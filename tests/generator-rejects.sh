@@ -57,6 +57,10 @@ try bad-see-also API.ml \
 try bad-flag API.ml \
   's/Some \[ "FUA"; "PAYLOAD_LEN" \]/Some [ "FUA"; "NO_SUCH_FLAG" ]/' \
   'NO_SUCH_FLAG'
+# A hand-written call whose see-also names a call that does not exist.
+try bad-handwritten-see-also API.ml \
+  's/hw_see_also = \[ "create"; "shutdown" \]/hw_see_also = [ "no_such_hw" ]/' \
+  'no_such_hw'
 # A state body moving to a state that does not exist.
 try unknown-state states-magic.c \
   's/next_state, %CHECK_MAGIC\)/next_state, %NO_SUCH_STATE)/' \
