@@ -19,13 +19,13 @@ let debug_closure = {
 let extent_closure = {
   cbname = "extent";
   cbargs = [ CBString "metacontext"; CBUInt64 "offset";
-             CBArrayAndLen ("uint32_t", "entries", "nr_entries");
+             CBArrayAndLen (ElemUInt32, "entries", "nr_entries");
              CBMutable "error" ]
 }
 let extent64_closure = {
   cbname = "extent64";
   cbargs = [ CBString "metacontext"; CBUInt64 "offset";
-             CBArrayAndLen ("nbd_extent", "entries", "nr_entries");
+             CBArrayAndLen (ElemExtent64, "entries", "nr_entries");
              CBMutable "error" ]
 }
 let list_closure = {

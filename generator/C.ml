@@ -7,6 +7,11 @@ open Utils
 
 let calls = API.handle_calls
 
+(* C type of an array element of a callback. *)
+let c_array_elt = function
+  | ElemUInt32 -> "uint32_t"
+  | ElemExtent64 -> "nbd_extent"
+
 let closure_type cl = sprintf "nbd_%s_callback" cl.cbname
 let closure_param cl = sprintf "%s_callback" cl.cbname
 
@@ -144,7 +149,8 @@ let pr_handwritten_decl h =
 let pr_closure_typedef cl =
   pr "typedef struct {\n";
   let params = List.concat_map (function
-    | CBArrayAndLen (t, a, l) -> [ sprintf "%s *%s" t a; sprintf "size_t %s" l ]
+    | CBArrayAndLen (t, a, l) ->
+       [ sprintf "%s *%s" (c_array_elt t) a; sprintf "size_t %s" l ]
     | CBBytesIn (b, c) -> [ sprintf "const void *%s" b; sprintf "size_t %s" c ]
     | CBInt n -> [ "int " ^ n ]
     | CBUInt n -> [ "unsigned " ^ n ]

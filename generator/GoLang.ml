@@ -161,7 +161,7 @@ let generate_golang_wrappers_h () =
   List.iter (fun cl ->
     pr "#ifndef LIBNBD_HAVE_NBD_%s_CALLBACK\n"
       (String.uppercase_ascii cl.cbname);
-    if List.exists (function CBArrayAndLen ("nbd_extent", _, _) -> true
+    if List.exists (function CBArrayAndLen (ElemExtent64, _, _) -> true
                            | _ -> false) cl.cbargs then
       pr "typedef struct {\n  uint64_t length;\n  uint64_t flags;\n\
           } nbd_extent;\n";
@@ -183,7 +183,7 @@ let generate_golang_wrappers_h () =
 (* C arguments of an exported Go trampoline, from a callback's C args. *)
 let export_args cl =
   List.concat_map (function
-    | CBArrayAndLen (t, a, l) -> [ sprintf "(%s *) %s" t a; l ]
+    | CBArrayAndLen (t, a, l) -> [ sprintf "(%s *) %s" (C.c_array_elt t) a; l ]
     | CBBytesIn (b, l) -> [ sprintf "(void *) %s" b; l ]
     | CBString n -> [ sprintf "(char *) %s" n ]
     | CBInt n | CBUInt n | CBUInt64 n | CBMutable n -> [ n ]
@@ -191,7 +191,8 @@ let export_args cl =
 
 let c_cb_params cl =
   List.concat_map (function
-    | CBArrayAndLen (t, a, l) -> [ sprintf "%s *%s" t a; "size_t " ^ l ]
+    | CBArrayAndLen (t, a, l) ->
+       [ sprintf "%s *%s" (C.c_array_elt t) a; "size_t " ^ l ]
     | CBBytesIn (b, l) -> [ "const void *" ^ b; "size_t " ^ l ]
     | CBInt n -> [ "int " ^ n ]
     | CBUInt n -> [ "unsigned " ^ n ]
@@ -291,9 +292,8 @@ let generate_golang_wrappers_c () =
 
 let go_cb_params cl =
   List.map (function
-    | CBArrayAndLen ("uint32_t", a, _) -> sprintf "%s []uint32" a
-    | CBArrayAndLen ("nbd_extent", a, _) -> sprintf "%s []LibnbdExtent" a
-    | CBArrayAndLen (t, _, _) -> failwithf "GoLang: array of %s" t
+    | CBArrayAndLen (ElemUInt32, a, _) -> sprintf "%s []uint32" a
+    | CBArrayAndLen (ElemExtent64, a, _) -> sprintf "%s []LibnbdExtent" a
     | CBBytesIn (b, _) -> b ^ " []byte"
     | CBInt n -> n ^ " int"
     | CBUInt n -> n ^ " uint"
@@ -307,7 +307,8 @@ let export_params cl =
   let c n = "c" ^ camel_case n in
   List.concat_map (function
     | CBArrayAndLen (t, a, l) ->
-       [ sprintf "%s *C.%s" (c a) t; sprintf "%s C.size_t" (c l) ]
+       [ sprintf "%s *C.%s" (c a) (C.c_array_elt t);
+         sprintf "%s C.size_t" (c l) ]
     | CBBytesIn (b, l) ->
        [ sprintf "%s unsafe.Pointer" (c b); sprintf "%s C.size_t" (c l) ]
     | CBInt n -> [ sprintf "%s C.int" (c n) ]
@@ -320,9 +321,10 @@ let export_params cl =
 let go_cb_values cl =
   let c n = "c" ^ camel_case n in
   List.map (function
-    | CBArrayAndLen ("uint32_t", a, l) ->
+    | CBArrayAndLen (ElemUInt32, a, l) ->
        sprintf "copyUint32Array(%s, %s)" (c a) (c l)
-    | CBArrayAndLen (_, a, l) -> sprintf "copyExtentArray(%s, %s)" (c a) (c l)
+    | CBArrayAndLen (ElemExtent64, a, l) ->
+       sprintf "copyExtentArray(%s, %s)" (c a) (c l)
     | CBBytesIn (b, l) -> sprintf "C.GoBytes(%s, C.int(%s))" (c b) (c l)
     | CBInt n -> sprintf "int(%s)" (c n)
     | CBUInt n -> sprintf "uint(%s)" (c n)

@@ -52,14 +52,19 @@ and closure = {
 }
 
 and cbarg =
-  | CBArrayAndLen of string * string * string
-      (* element C type, array name, length name: T *arr, size_t len *)
+  | CBArrayAndLen of array_elt * string * string
+      (* element, array name, length name: T *arr, size_t len *)
   | CBBytesIn of string * string     (* const void *buf, size_t count *)
   | CBInt of string                  (* int *)
   | CBUInt of string                 (* unsigned *)
   | CBUInt64 of string               (* uint64_t *)
   | CBMutable of string              (* int *name: the error in-out *)
   | CBString of string               (* const char * *)
+
+(* The element type of a callback's array argument. *)
+and array_elt =
+  | ElemUInt32            (* uint32_t: extents as (length, flags) pairs *)
+  | ElemExtent64          (* nbd_extent: { uint64_t length, flags } *)
 
 and enum = {
   enum_prefix : string;              (* "TLS" -> LIBNBD_TLS_* *)
