@@ -51,25 +51,30 @@ let all_enums = [ tls_enum; block_size_enum ]
 let cmd_flags = {
   flag_prefix = "CMD_FLAG";
   flags = [ "FUA", 0x01; "NO_HOLE", 0x02; "DF", 0x04; "REQ_ONE", 0x08;
-            "FAST_ZERO", 0x10; "PAYLOAD_LEN", 0x20 ]
+            "FAST_ZERO", 0x10; "PAYLOAD_LEN", 0x20 ];
+  unknown = RefusedIfStrict 0xffff
 }
 let handshake_flags = {
   flag_prefix = "HANDSHAKE_FLAG";
-  flags = [ "FIXED_NEWSTYLE", 0x01; "NO_ZEROES", 0x02 ]
+  flags = [ "FIXED_NEWSTYLE", 0x01; "NO_ZEROES", 0x02 ];
+  unknown = Refused
 }
 let strict_flags = {
   flag_prefix = "STRICT";
   flags = [ "COMMANDS", 0x01; "FLAGS", 0x02; "BOUNDS", 0x04;
             "ZERO_SIZE", 0x08; "ALIGN", 0x10; "PAYLOAD", 0x20;
-            "AUTO_FLAG", 0x40 ]
+            "AUTO_FLAG", 0x40 ];
+  unknown = Refused
 }
 let allow_transport_flags = {
   flag_prefix = "ALLOW_TRANSPORT";
-  flags = [ "TCP", 0x01; "UNIX", 0x02; "VSOCK", 0x04; "SSH", 0x08 ]
+  flags = [ "TCP", 0x01; "UNIX", 0x02; "VSOCK", 0x04; "SSH", 0x08 ];
+  unknown = Refused
 }
 let shutdown_flags = {
   flag_prefix = "SHUTDOWN";
-  flags = [ "ABANDON_PENDING", 0x10000 ]
+  flags = [ "ABANDON_PENDING", 0x10000 ];
+  unknown = Refused
 }
 let all_flags = [ cmd_flags; handshake_flags; strict_flags;
                   allow_transport_flags; shutdown_flags ]

@@ -322,6 +322,11 @@ let pr_state_check name c =
   pr "               \"%s\");\n" (describe_states c.permitted_states);
   pr "    return false;\n  }\n  return true;\n}\n\n"
 
+(* The bound of RefusedIfStrict, as the C limit it is. *)
+let c_max_name = function
+  | 0xffff -> "UINT16_MAX"
+  | n -> sprintf "0x%xU" n
+
 let flags_mask f allowed =
   List.fold_left (fun m (n, v) ->
     match allowed with
@@ -364,13 +369,13 @@ let pr_arg_checks name c errcode =
   List.iter (function
     | OFlags (n, f, allowed) ->
        let mask = flags_mask f allowed in
-       if f.flag_prefix = "CMD_FLAG" then (
-         (* Unknown command flags may be sent on purpose (to test
-            servers) unless strict mode says otherwise. *)
-         pr "  if (unlikely ((%s & ~0x%xU) != 0) &&\n" n mask;
-         pr "      ((h->strict & LIBNBD_STRICT_FLAGS) || %s > UINT16_MAX)) {\n" n
-       ) else
-         pr "  if (unlikely ((%s & ~0x%xU) != 0)) {\n" n mask;
+       (match f.unknown with
+        | RefusedIfStrict max ->
+           pr "  if (unlikely ((%s & ~0x%xU) != 0) &&\n" n mask;
+           pr "      ((h->strict & LIBNBD_STRICT_FLAGS) || %s > %s)) {\n" n
+             (c_max_name max)
+        | Refused ->
+           pr "  if (unlikely ((%s & ~0x%xU) != 0)) {\n" n mask);
        pr "    set_error (EINVAL, \"%%s: invalid value for flag: %%u\",\n";
        pr "               \"%s\", %s);\n" n n;
        fail ()

@@ -317,17 +317,24 @@ let pr_checked_errors c =
     | SockAddrAndLen (b, _) -> [ b ]
     | Closure cl -> [ C.closure_param cl ^ ".callback" ]
     | _ -> []) c.args in
-  (* Unknown command flags are refused only in strict mode. *)
-  let is_cmd f = f.flag_prefix = "CMD_FLAG" in
+  (* Some flags (Types.unknown_flags) are refused only in strict mode. *)
+  let lax f =
+    match f.unknown with RefusedIfStrict _ -> true | Refused -> false in
   let values = List.concat_map (function
     | Enum (n, _) | Flags (n, _) -> [ n ]
     | _ -> []) c.args
     @ List.concat_map (function
-        | OFlags (n, f, _) when not (is_cmd f) -> [ n ]
+        | OFlags (n, f, _) when not (lax f) -> [ n ]
         | _ -> []) c.optargs in
-  let cmd_flags = List.concat_map (function
-    | OFlags (n, f, _) when is_cmd f -> [ n ]
+  let lax_flags = List.concat_map (function
+    | OFlags (n, f, _) when lax f -> [ n ]
     | _ -> []) c.optargs in
+  (* How many bits fit under the bound: 16 for 0xffff. *)
+  let lax_bits = List.fold_left (fun acc -> function
+    | OFlags (_, { unknown = RefusedIfStrict max; _ }, _) ->
+       let rec bits n = if n = 0 then 0 else 1 + bits (n lsr 1) in
+       bits max
+    | _ -> acc) 0 c.optargs in
   let forbidden =
     if c.permitted_states = [] then []
     else List.filter (fun s -> not (List.mem s c.permitted_states))
@@ -338,7 +345,7 @@ let pr_checked_errors c =
     else [], forbidden in
   let code_list l =
     String.concat ", " (List.map (sprintf "\\fI\\%%%s\\fR") l) in
-  if pointers <> [] || values <> [] || cmd_flags <> [] || forbidden <> []
+  if pointers <> [] || values <> [] || lax_flags <> [] || forbidden <> []
   then (
     pr ".PP\n";
     pr "These errors are detected before the call does anything:\n";
@@ -352,12 +359,12 @@ let pr_checked_errors c =
       pr "%s %s a value the call does not accept.\n" (code_list values)
         (if List.length values = 1 then "has" else "has or have")
     );
-    if cmd_flags <> [] then (
+    if lax_flags <> [] then (
       pr ".TP\n.B EINVAL\n";
       pr "%s holds a flag this call does not accept, unless\n"
-        (code_list cmd_flags);
+        (code_list lax_flags);
       pr "\\fBnbd_set_strict_mode\\fR(3) cleared \\fBLIBNBD_STRICT_FLAGS\\fR\n";
-      pr "(bits above the 16 of the protocol are always refused).\n"
+      pr "(bits above the %d of the protocol are always refused).\n" lax_bits
     );
     if wrong_state <> [] then (
       pr ".TP\n.B EINVAL\n";

@@ -74,7 +74,16 @@ and enum = {
 and flags = {
   flag_prefix : string;              (* "CMD_FLAG" -> LIBNBD_CMD_FLAG_* *)
   flags : (string * int) list;
+  unknown : unknown_flags;           (* what lib/api.c does with others *)
 }
+
+(* What the wrapper does with bits outside the flags a call allows. *)
+and unknown_flags =
+  | Refused               (* always EINVAL *)
+  | RefusedIfStrict of int
+      (* EINVAL only under LIBNBD_STRICT_FLAGS, so programs can send
+         unknown flags on purpose (to test servers); a value above the
+         int does not fit the protocol and is always refused *)
 
 (* Handle states a call may be made in; [] in the table means any. *)
 and permitted_state =
