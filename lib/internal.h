@@ -392,6 +392,7 @@ extern void nbd_internal_chunk_error (struct nbd_handle *h);
 extern int nbd_internal_run (struct nbd_handle *h, enum external_event ev);
 extern const char *nbd_internal_state_short_string (enum state state);
 extern const char *nbd_internal_state_group_name (enum state state);
+extern unsigned nbd_internal_state_direction (enum state state);
 extern enum state nbd_internal_get_public_state (struct nbd_handle *h);
 
 /* ---- connect.c ---- */
