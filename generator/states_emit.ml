@@ -237,16 +237,15 @@ let generate_lib_states_c fragments =
   ) fragments;
   (* Back to this file: the next line is line !lines + 2. *)
   pr "#line %d \"lib/states.c\"\n" (!lines + 2);
-  pr "/* The state table: names, groups, entry functions, and what each\n";
+  pr "/* The state table: names, entry functions, and what each\n";
   pr " * state waits for on the socket, from the events it accepts. */\n";
-  pr "static const struct {\n  const char *name;\n  const char *group;\n";
+  pr "static const struct {\n  const char *name;\n";
   pr "  int (*enter) (struct nbd_handle *h, enum state *next_state,\n";
   pr "                bool *blocked);\n";
   pr "  unsigned direction;\n";
   pr "} state_table[] = {\n";
   List.iter (fun (p, s, _) ->
-    pr "  [%s] = { \"%s\", \"%s\",\n" (c_name p) (display_name p)
-      (display_name (group_of p));
+    pr "  [%s] = { \"%s\",\n" (c_name p) (display_name p);
     pr "    enter_%s, %s },\n" (c_name p) (direction s)
   ) states;
   pr "};\n\n";
@@ -254,8 +253,6 @@ let generate_lib_states_c fragments =
   pr "  return state_table[state].name;\n}\n\n";
   pr "unsigned\nnbd_internal_state_direction (enum state state)\n{\n";
   pr "  return state_table[state].direction;\n}\n\n";
-  pr "const char *\nnbd_internal_state_group_name (enum state state)\n{\n";
-  pr "  return state_table[state].group;\n}\n\n";
   (* Event table: for each state, where each external event leads. *)
   pr "/* Where an external event leads from a state; -1: not accepted. */\n";
   pr "static int\nevent_target (enum state state, enum external_event ev)\n{\n";

@@ -14,6 +14,10 @@
  */
 #define MAX_OPT_PAYLOAD (2 * NBD_MAX_STRING + 1024)
 
+static int opt_recv_reply (struct nbd_handle *h);
+static int set_block_size (struct nbd_handle *h, uint32_t min,
+                           uint32_t pref, uint32_t max);
+
 /* The steps every handshake exchange repeats, for the state bodies.
  * Each moves to NEXT when its bytes are through, leaves the state
  * unchanged (blocked) when the socket is not ready, and returns -1
@@ -49,7 +53,7 @@ int
 nbd_internal_step_recv_option (struct nbd_handle *h,
                                enum state *next_state, enum state next)
 {
-  int r = nbd_internal_opt_recv_reply (h);
+  int r = opt_recv_reply (h);
 
   if (r == 0)
     *next_state = next;
@@ -96,8 +100,8 @@ nbd_internal_opt_expect_reply (struct nbd_handle *h)
 /* Read the reply header, then its payload into h->opt_payload (NUL
  * terminated for convenience).  0 done, 1 would block, -1 error.
  */
-int
-nbd_internal_opt_recv_reply (struct nbd_handle *h)
+static int
+opt_recv_reply (struct nbd_handle *h)
 {
   uint32_t len;
   int r;
@@ -219,7 +223,7 @@ nbd_internal_opt_info_reply (struct nbd_handle *h)
   case NBD_INFO_BLOCK_SIZE:
     if (len != 14)
       goto bad;
-    return nbd_internal_set_block_size (h, get_u32 (p + 2), get_u32 (p + 6),
+    return set_block_size (h, get_u32 (p + 2), get_u32 (p + 6),
                                         get_u32 (p + 10));
   case NBD_INFO_NAME:
   case NBD_INFO_DESCRIPTION:
@@ -365,9 +369,9 @@ nbd_internal_set_size_and_flags (struct nbd_handle *h, uint64_t exportsize,
 }
 
 /* Block sizes must be powers of two with min <= pref <= max. */
-int
-nbd_internal_set_block_size (struct nbd_handle *h, uint32_t min,
-                             uint32_t pref, uint32_t max)
+static int
+set_block_size (struct nbd_handle *h, uint32_t min,
+                uint32_t pref, uint32_t max)
 {
   debug (h, "block sizes %" PRIu32 " %" PRIu32 " %" PRIu32, min, pref, max);
   if (min == 0 || (min & (min - 1)) || min > 64 * 1024 ||
