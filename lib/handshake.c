@@ -14,50 +14,21 @@
  */
 #define MAX_OPT_PAYLOAD (2 * NBD_MAX_STRING + 1024)
 
-static int opt_recv_reply (struct nbd_handle *h);
 static int set_block_size (struct nbd_handle *h, uint32_t min,
                            uint32_t pref, uint32_t max);
 
-/* The steps every handshake exchange repeats, for the state bodies.
- * Each moves to NEXT when its bytes are through, leaves the state
- * unchanged (blocked) when the socket is not ready, and returns -1
- * with the error set when the connection fails.
+/* Send the option that nbd_internal_opt_send prepared in h->wbuf;
+ * once it is through, get ready to read its reply.  Returns 0 sent,
+ * 1 would block, -1 error (set): the state body chooses where to go.
  */
 int
-nbd_internal_step_recv (struct nbd_handle *h, enum state *next_state,
-                        enum state next)
-{
-  int r = nbd_internal_recv_handshake (h);
-
-  if (r == 0)
-    *next_state = next;
-  return r == -1 ? -1 : 0;
-}
-
-/* Send the option in h->wbuf, then expect its reply. */
-int
-nbd_internal_step_send_option (struct nbd_handle *h,
-                               enum state *next_state, enum state next)
+nbd_internal_opt_write (struct nbd_handle *h)
 {
   int r = nbd_internal_send_handshake (h);
 
-  if (r == 0) {
-    nbd_internal_opt_expect_reply (h);
-    *next_state = next;
-  }
-  return r == -1 ? -1 : 0;
-}
-
-/* Receive an option reply and its payload. */
-int
-nbd_internal_step_recv_option (struct nbd_handle *h,
-                               enum state *next_state, enum state next)
-{
-  int r = opt_recv_reply (h);
-
   if (r == 0)
-    *next_state = next;
-  return r == -1 ? -1 : 0;
+    nbd_internal_opt_expect_reply (h);
+  return r;
 }
 
 /* Prepare h->wbuf: the option header followed by PAYLOAD (copied). */
@@ -100,8 +71,8 @@ nbd_internal_opt_expect_reply (struct nbd_handle *h)
 /* Read the reply header, then its payload into h->opt_payload (NUL
  * terminated for convenience).  0 done, 1 would block, -1 error.
  */
-static int
-opt_recv_reply (struct nbd_handle *h)
+int
+nbd_internal_opt_recv_reply (struct nbd_handle *h)
 {
   uint32_t len;
   int r;

@@ -386,17 +386,11 @@ extern int nbd_internal_tls_start (struct nbd_handle *h);
 extern int nbd_internal_tls_handshake (struct nbd_handle *h);
 
 /* ---- handshake.c: options sent, their replies decoded, export facts ---- */
-extern int nbd_internal_step_recv (struct nbd_handle *h,
-                                   enum state *next_state, enum state next);
-extern int nbd_internal_step_send_option (struct nbd_handle *h,
-                                          enum state *next_state,
-                                          enum state next);
-extern int nbd_internal_step_recv_option (struct nbd_handle *h,
-                                          enum state *next_state,
-                                          enum state next);
 extern int nbd_internal_opt_send (struct nbd_handle *h, uint32_t option,
                                   const void *payload, size_t len);
+extern int nbd_internal_opt_write (struct nbd_handle *h);
 extern void nbd_internal_opt_expect_reply (struct nbd_handle *h);
+extern int nbd_internal_opt_recv_reply (struct nbd_handle *h);
 extern int nbd_internal_opt_reply_errno (uint32_t reply);
 extern void nbd_internal_set_opt_reply_error (struct nbd_handle *h, int err,
                                               uint32_t reply);

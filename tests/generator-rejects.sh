@@ -65,7 +65,7 @@ try bad-handwritten-see-also API.ml \
   'no_such_hw'
 # A state body moving to a state that does not exist.
 try unknown-state states-magic.c \
-  's/next_state, %CHECK_MAGIC\)/next_state, %NO_SUCH_STATE)/' \
+  's/SET_NEXT_STATE \(%CHECK_MAGIC\)/SET_NEXT_STATE (%NO_SUCH_STATE)/' \
   'NO_SUCH_STATE'
 # Entering a group other than through its START.
 try group-entry states-magic.c \
