@@ -2403,7 +2403,9 @@ Only available in option mode (see L<nbd_set_opt_mode(3)>).
 The request is finished when L<nbd_aio_is_connecting(3)> becomes
 false; L<nbd_get_extended_headers_negotiated(3)> then tells whether
 the server agreed.  The optional C<completion> callback, if given, is
-called at that point and retired automatically.";
+called at that point and retired automatically.  Its C<*error> is 0
+if the server agreed, C<ENOTSUP> if it refused (C<EINVAL> if it found
+the request invalid): a refusal is not a failure of the call.";
     see_also = [ "opt_extended_headers"; "set_opt_mode";
                  "aio_is_connecting"; "get_extended_headers_negotiated" ];
     first_version = (1, 18);

@@ -119,6 +119,15 @@ let machine = [
     st "FINISH" "TLS is up";
   ]);
 
+  Group ("OPT_EXTENDED_HEADERS", Some Connecting, [
+    st "START" "ask for extended headers, if wanted";
+    st "SEND" "send NBD_OPT_EXTENDED_HEADERS"
+      ~events:[ NotifyWrite, "SEND" ];
+    st "RECV_REPLY" "read the option reply"
+      ~events:[ NotifyRead, "RECV_REPLY" ];
+    st "CHECK_REPLY" "did the server agree?";
+  ]);
+
   Group ("OPT_STRUCTURED_REPLY", Some Connecting, [
     st "START" "ask for structured replies, if wanted";
     st "SEND" "send NBD_OPT_STRUCTURED_REPLY"

@@ -7,6 +7,7 @@ static void
 forget_plaintext_options (struct nbd_handle *h)
 {
   h->structured_replies = false;
+  h->extended_headers = false;
   h->meta_valid = false;
   nbd_internal_meta_vector_clear (&h->meta_contexts);
 }
@@ -14,7 +15,7 @@ forget_plaintext_options (struct nbd_handle *h)
 STATE_MACHINE {
  OPT_STARTTLS.START:
   if (h->opt.option != NBD_OPT_STARTTLS && h->tls == LIBNBD_TLS_DISABLE) {
-    SET_NEXT_STATE (%.OPT_STRUCTURED_REPLY);
+    SET_NEXT_STATE (%.OPT_EXTENDED_HEADERS);
     return 0;
   }
   if (h->opt.option == NBD_OPT_STARTTLS && !nbd_unlocked_supports_tls (h)) {
@@ -75,7 +76,7 @@ STATE_MACHINE {
     return -1;
   }
   debug (h, "server refused TLS, continuing without it");
-  SET_NEXT_STATE (%.OPT_STRUCTURED_REPLY);
+  SET_NEXT_STATE (%.OPT_EXTENDED_HEADERS);
   return 0;
 
  OPT_STARTTLS.RECV_TLS_HANDSHAKE:
@@ -106,6 +107,6 @@ STATE_MACHINE {
     SET_NEXT_STATE (%.NEGOTIATING);
   }
   else
-    SET_NEXT_STATE (%.OPT_STRUCTURED_REPLY);
+    SET_NEXT_STATE (%.OPT_EXTENDED_HEADERS);
   return 0;
 } /* END STATE MACHINE */

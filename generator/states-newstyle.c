@@ -60,7 +60,9 @@ STATE_MACHINE {
   return 0;
 
  OPT_STRUCTURED_REPLY.START:
-  if (h->opt.option != NBD_OPT_STRUCTURED_REPLY && !h->request_sr) {
+  /* Extended headers, when agreed, brought structured replies. */
+  if (h->opt.option != NBD_OPT_STRUCTURED_REPLY &&
+      (!h->request_sr || h->extended_headers)) {
     SET_NEXT_STATE (pause_for_opt_mode (h) ? %.NEGOTIATING
                     : %.OPT_META_CONTEXT);
     return 0;
@@ -137,6 +139,9 @@ STATE_MACHINE {
     break;
   case NBD_OPT_STARTTLS:
     SET_NEXT_STATE (%.OPT_STARTTLS);
+    break;
+  case NBD_OPT_EXTENDED_HEADERS:
+    SET_NEXT_STATE (%.OPT_EXTENDED_HEADERS);
     break;
   default:
     set_error (EINVAL, "no option to send");

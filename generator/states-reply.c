@@ -38,6 +38,29 @@ discard_chunk (struct nbd_handle *h, uint64_t len, const char *why)
   h->rlen = len;
 }
 
+/* The size of a reply header: all of it with extended headers (one
+ * size for every reply), else the part simple and structured share.
+ */
+static size_t
+reply_header_size (struct nbd_handle *h)
+{
+  return h->extended_headers ? sizeof h->sbuf.extended
+    : sizeof h->sbuf.simple;
+}
+
+/* With extended headers, a header cut short whose magic is already
+ * wrong will never be completed by a server that sent the shorter
+ * simple or structured header: say so now rather than wait for ever.
+ */
+static bool
+short_header_bad_magic (struct nbd_handle *h)
+{
+  size_t got = reply_header_size (h) - h->rlen;
+
+  return h->extended_headers && got >= sizeof h->sbuf.simple.magic &&
+    be32toh (h->sbuf.simple.magic) != NBD_EXTENDED_REPLY_MAGIC;
+}
+
 STATE_MACHINE {
  REPLY.START:
   if (h->reply_parked) {
@@ -47,13 +70,13 @@ STATE_MACHINE {
   }
   h->reply_cmd = NULL;
   h->rbuf = &h->sbuf.simple;
-  h->rlen = sizeof h->sbuf.simple;
+  h->rlen = reply_header_size (h);
   SET_NEXT_STATE (%RECV_REPLY);
   return 0;
 
  REPLY.RECV_REPLY:
   int r = nbd_internal_recv_into_rbuf (h);
-  bool nothing_read = h->rlen == sizeof h->sbuf.simple;
+  bool nothing_read = h->rlen == reply_header_size (h);
 
   switch (r) {
   case -1:
@@ -67,6 +90,11 @@ STATE_MACHINE {
     set_error (ECONNRESET, "server closed the connection unexpectedly");
     return -1;
   case 1:
+    if (short_header_bad_magic (h)) {
+      set_error (EPROTO, "invalid reply magic 0x%" PRIx32
+                 " with extended headers", be32toh (h->sbuf.simple.magic));
+      return -1;
+    }
     if (!nothing_read)
       h->reply_parked = CURRENT_STATE;
     SET_NEXT_STATE (%.READY);
@@ -78,7 +106,19 @@ STATE_MACHINE {
  REPLY.CHECK_MAGIC:
   uint32_t magic = be32toh (h->sbuf.simple.magic);
 
-  if (magic == NBD_SIMPLE_REPLY_MAGIC)
+  /* With extended headers every reply is an extended chunk, read
+   * whole already; without, an extended chunk is as wrong as any
+   * unknown magic.  Either way the stream is lost.
+   */
+  if (h->extended_headers) {
+    if (magic != NBD_EXTENDED_REPLY_MAGIC) {
+      set_error (EPROTO, "invalid reply magic 0x%" PRIx32
+                 " with extended headers", magic);
+      return -1;
+    }
+    SET_NEXT_STATE (%CHUNK_REPLY);
+  }
+  else if (magic == NBD_SIMPLE_REPLY_MAGIC)
     SET_NEXT_STATE (%SIMPLE_REPLY);
   else if (magic == NBD_STRUCTURED_REPLY_MAGIC && h->structured_replies) {
     h->rbuf = (char *) &h->sbuf.structured + sizeof h->sbuf.simple;
@@ -100,6 +140,15 @@ STATE_MACHINE {
   struct command *cmd = nbd_internal_find_in_flight (h, cookie);
 
   if (cmd == NULL) {
+    /* No payload can follow an error, nor anything but a read's data
+     * with structured replies: the stream is still in step.
+     */
+    if (error != 0 || h->structured_replies) {
+      debug (h, "skipping a simple reply for the unknown cookie %" PRIu64,
+             cookie);
+      SET_NEXT_STATE (%^FINISH_COMMAND);
+      return 0;
+    }
     set_error (EPROTO, "no command matches the cookie %" PRIu64
                " of the server's reply", cookie);
     return -1;
@@ -116,15 +165,19 @@ STATE_MACHINE {
     SET_NEXT_STATE (%^FINISH_COMMAND);
   }
   else if (cmd->type == NBD_CMD_READ) {
+    /* Forbidden with structured replies, but the data is there to
+     * read: the read fails, the stream stays in step.
+     */
+    if (h->structured_replies) {
+      debug (h, "simple reply with data to a read: failing it");
+      cmd->error = EPROTO;
+    }
     h->rbuf = cmd->data;
     h->rlen = cmd->count;
     SET_NEXT_STATE (%RECV_READ_PAYLOAD);
   }
-  else {
-    if (cmd->type == NBD_CMD_BLOCK_STATUS)
-      cmd->error = EPROTO;      /* success needs extents */
+  else
     SET_NEXT_STATE (%^FINISH_COMMAND);
-  }
   return 0;
 
  REPLY.SIMPLE_REPLY.RECV_READ_PAYLOAD:
@@ -177,12 +230,16 @@ STATE_MACHINE {
   if (recv_reply_part (h, next_state, %CHECK_ERROR) == -1)
     return -1;
   if (*next_state == %CHECK_ERROR &&
-      h->chunk_type == NBD_REPLY_TYPE_BLOCK_STATUS)
+      (h->chunk_type == NBD_REPLY_TYPE_BLOCK_STATUS ||
+       h->chunk_type == NBD_REPLY_TYPE_BLOCK_STATUS_EXT))
     SET_NEXT_STATE (%CHECK_BLOCK_STATUS);
   return 0;
 
  REPLY.CHUNK_REPLY.CHECK_BLOCK_STATUS:
-  nbd_internal_chunk_block_status (h);
+  if (h->chunk_type == NBD_REPLY_TYPE_BLOCK_STATUS_EXT)
+    nbd_internal_chunk_block_status_ext (h);
+  else
+    nbd_internal_chunk_block_status (h);
   SET_NEXT_STATE (%FINISH);
   return 0;
 
@@ -197,7 +254,7 @@ STATE_MACHINE {
  REPLY.CHUNK_REPLY.FINISH:
   free (h->chunk_payload);
   h->chunk_payload = NULL;
-  if (h->chunk_flags & NBD_REPLY_FLAG_DONE)
+  if (h->reply_cmd && (h->chunk_flags & NBD_REPLY_FLAG_DONE))
     h->reply_cmd->reply_done = true;
   SET_NEXT_STATE (%^FINISH_COMMAND);
   return 0;
@@ -206,8 +263,15 @@ STATE_MACHINE {
   struct command *cmd = h->reply_cmd;
 
   h->reply_cmd = NULL;
-  if (cmd->reply_done)
+  if (cmd && cmd->reply_done) {
+    /* Success without extents tells the caller nothing. */
+    if (cmd->type == NBD_CMD_BLOCK_STATUS && !cmd->extents_seen &&
+        cmd->error == 0) {
+      debug (h, "block status succeeded without any extents");
+      cmd->error = EPROTO;
+    }
     nbd_internal_complete_command (h, cmd);
+  }
   /* More replies already buffered: no need to wait for the socket. */
   if (!nbd_internal_ahead_empty (h))
     SET_NEXT_STATE (%START);

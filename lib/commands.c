@@ -33,6 +33,7 @@ retire_and_free_command (struct command *cmd)
   free_mid_command_callback (cmd);
   FREE_CALLBACK (cmd->cb.completion);
   free (cmd->seen.ptr);
+  free (cmd->filter);
   free (cmd);
 }
 
@@ -145,7 +146,7 @@ check_range (struct nbd_handle *h, uint64_t offset, uint64_t count,
 
 /* Size limits: write payloads by the server's payload maximum (strict
  * mode), reads and writes by our buffer limit, the rest by the 32 bit
- * length field of a compact request.
+ * length field of a compact request (extended requests have 64 bits).
  */
 static int
 check_size (struct nbd_handle *h, uint16_t type, uint64_t count)
@@ -164,7 +165,7 @@ check_size (struct nbd_handle *h, uint16_t type, uint64_t count)
                MAX_REQUEST_SIZE);
     return -1;
   }
-  if (count > UINT32_MAX) {
+  if (!h->extended_headers && count > UINT32_MAX) {
     set_error (ERANGE, "request too large: maximum request size is %"
                PRIu32, UINT32_MAX);
     return -1;
@@ -177,11 +178,10 @@ check_size (struct nbd_handle *h, uint16_t type, uint64_t count)
  * not 0, asks for the range checks with that errno for out of bounds.
  * Returns the cookie, or -1 with the error set.
  */
-int64_t
-nbd_internal_command_common (struct nbd_handle *h, uint16_t flags,
-                             uint16_t type, uint64_t offset, uint64_t count,
-                             int count_err, void *data,
-                             struct command_cb *cb)
+static int64_t
+queue_command (struct nbd_handle *h, uint16_t flags, uint16_t type,
+               uint64_t offset, uint64_t count, int count_err, void *data,
+               char *filter, uint32_t filter_len, struct command_cb *cb)
 {
   struct command *cmd;
   int64_t cookie;
@@ -200,6 +200,8 @@ nbd_internal_command_common (struct nbd_handle *h, uint16_t flags,
   cmd->offset = offset;
   cmd->count = count;
   cmd->data = data;
+  cmd->filter = filter;
+  cmd->filter_len = filter_len;
   cmd->cookie = cookie = ++h->unique;
   if (cb) {
     cmd->cb = *cb;
@@ -219,8 +221,32 @@ nbd_internal_command_common (struct nbd_handle *h, uint16_t flags,
   return cookie;
 
  err:
+  free (filter);
   free_unused_cb (cb);
   return -1;
+}
+
+int64_t
+nbd_internal_command_common (struct nbd_handle *h, uint16_t flags,
+                             uint16_t type, uint64_t offset, uint64_t count,
+                             int count_err, void *data,
+                             struct command_cb *cb)
+{
+  return queue_command (h, flags, type, offset, count, count_err, data,
+                        NULL, 0, cb);
+}
+
+/* A block status carrying FILTER (FILTER_LEN bytes, taken: freed with
+ * the command, or here on failure) as its payload.
+ */
+int64_t
+nbd_internal_command_filtered (struct nbd_handle *h, uint16_t flags,
+                               uint64_t offset, uint64_t count,
+                               char *filter, uint32_t filter_len,
+                               struct command_cb *cb)
+{
+  return queue_command (h, flags, NBD_CMD_BLOCK_STATUS, offset, count,
+                        EINVAL, NULL, filter, filter_len, cb);
 }
 
 struct command *

@@ -53,9 +53,8 @@ nbd_unlocked_can_block_status_payload (struct nbd_handle *h)
 {
   if (need_export (h) == -1)
     return -1;
-  /* Only meaningful with extended headers, which we do not negotiate. */
-  return h->extended_headers &&
-    (h->eflags & NBD_FLAG_BLOCK_STAT_PAYLOAD) != 0;
+  /* The server's flag, as libnbd 1.22 reports it. */
+  return (h->eflags & NBD_FLAG_BLOCK_STAT_PAYLOAD) != 0;
 }
 
 int

@@ -9,11 +9,6 @@
 
 #include "internal.h"
 
-/* Largest option reply payload we accept: a name, a description and
- * some room; anything bigger is a broken or hostile server.
- */
-#define MAX_OPT_PAYLOAD (2 * NBD_MAX_STRING + 1024)
-
 static int set_block_size (struct nbd_handle *h, uint32_t min,
                            uint32_t pref, uint32_t max);
 
@@ -92,7 +87,8 @@ nbd_internal_opt_recv_reply (struct nbd_handle *h)
       return -1;
     }
     len = be32toh (h->opt_reply.replylen);
-    if (len > MAX_OPT_PAYLOAD) {
+    /* Longer than its type allows: a broken or hostile server. */
+    if (len > nbd_internal_opt_reply_max (be32toh (h->opt_reply.reply))) {
       set_error (EPROTO, "handshake: option reply payload too large "
                  "(%" PRIu32 " bytes)", len);
       return -1;
@@ -258,7 +254,12 @@ nbd_internal_opt_meta_context_reply (struct nbd_handle *h)
   h->opt_count++;
   if (h->opt.fn.context.callback)
     CALL_CALLBACK (h->opt.fn.context, name);
-  if (be32toh (h->opt_reply.option) != NBD_OPT_SET_META_CONTEXT) {
+  /* Only SET records; a name or id given again is ignored, so the
+   * contexts block status chunks are looked up in stay few.
+   */
+  if (be32toh (h->opt_reply.option) != NBD_OPT_SET_META_CONTEXT ||
+      nbd_internal_meta_context_recorded (h, name,
+                                          get_u32 (h->opt_payload))) {
     free (name);
     return 0;
   }
@@ -355,4 +356,27 @@ set_block_size (struct nbd_handle *h, uint32_t min,
   h->block_preferred = pref;
   h->block_maximum = max;
   return 0;
+}
+
+/* The answer to NBD_OPT_EXTENDED_HEADERS: 0 when agreed (structured
+ * replies come with them), the errno of a refusal (EINVAL for
+ * NBD_REP_ERR_INVALID, else ENOTSUP, as libnbd 1.22), or -1 (error
+ * set) for a reply that is neither.
+ */
+int
+nbd_internal_extended_headers_reply (struct nbd_handle *h, uint32_t reply)
+{
+  if (reply == NBD_REP_ACK) {
+    debug (h, "negotiated extended headers on this connection");
+    h->extended_headers = true;
+    h->structured_replies = true;
+    return 0;
+  }
+  if (!NBD_REP_IS_ERR (reply)) {
+    set_error (EPROTO, "handshake: unexpected reply 0x%" PRIx32
+               " to NBD_OPT_EXTENDED_HEADERS", reply);
+    return -1;
+  }
+  debug (h, "server refused extended headers (reply 0x%" PRIx32 ")", reply);
+  return reply == NBD_REP_ERR_INVALID ? EINVAL : ENOTSUP;
 }

@@ -62,9 +62,8 @@ struct meta_vector {
   size_t cap;
 };
 
-/* Byte ranges of a read that reply chunks have covered, kept sorted
- * and merged, so a read can be failed unless every byte was sent
- * exactly once.
+/* Byte ranges of a read that reply chunks have covered, so a read can
+ * be failed unless every byte was sent exactly once (utils.c).
  */
 struct range {
   uint64_t start, end;          /* [start, end) relative to the command */
@@ -73,6 +72,7 @@ struct range_vector {
   struct range *ptr;
   size_t len;
   size_t cap;
+  uint64_t total;               /* sum of the lengths added */
 };
 
 /* The socket layer: plain sockets now, GnuTLS later.  The state
@@ -115,9 +115,12 @@ struct command {
   uint64_t offset;
   uint64_t count;
   void *data;                   /* read or write buffer, or NULL */
+  char *filter;                 /* block status payload (owned), or NULL */
+  uint32_t filter_len;
   struct command_cb cb;
   struct range_vector seen;     /* reads: bytes the reply covered */
   bool reply_done;              /* the last chunk has arrived */
+  bool extents_seen;            /* block status: extents were passed on */
   int error;                    /* errno to report; 0 = success */
 };
 
@@ -224,6 +227,7 @@ struct nbd_handle {
     uint16_t gflags;
     struct nbd_simple_reply simple;
     struct nbd_structured_reply structured;
+    struct nbd_extended_reply extended;
   } sbuf;                       /* scratch for fixed-size messages */
   char *wscratch;               /* owned option payload being sent */
 
@@ -243,6 +247,8 @@ struct nbd_handle {
   struct command *reply_cmd;    /* the command it answers, or NULL */
   uint16_t chunk_flags, chunk_type;
   uint32_t chunk_length;
+  uint64_t reply_offset;        /* extended: the chunk header's offset */
+  bool chunk_offset_wrong;      /* extended: not the request's offset */
   char *chunk_payload;          /* small chunk payloads, malloc'd */
   struct {                      /* head of a data or hole chunk */
     uint64_t offset;
@@ -341,8 +347,9 @@ extern int nbd_internal_copy_string_list (struct string_vector *v,
 extern char *nbd_internal_printable_string (const char *s);
 extern void nbd_internal_meta_vector_clear (struct meta_vector *v);
 extern int nbd_internal_range_add (struct range_vector *v,
-                                   uint64_t start, uint64_t end);
-extern uint64_t nbd_internal_range_covered (const struct range_vector *v);
+                                   uint64_t start, uint64_t end,
+                                   uint64_t limit);
+extern uint64_t nbd_internal_range_covered (struct range_vector *v);
 extern char *nbd_internal_put_u16 (char *p, uint16_t v);
 extern char *nbd_internal_put_u32 (char *p, uint32_t v);
 extern char *nbd_internal_put_string (char *p, const char *s);
@@ -401,6 +408,8 @@ extern void nbd_internal_reset_size_and_flags (struct nbd_handle *h);
 extern int nbd_internal_set_size_and_flags (struct nbd_handle *h,
                                             uint64_t exportsize,
                                             uint16_t eflags);
+extern int nbd_internal_extended_headers_reply (struct nbd_handle *h,
+                                                uint32_t reply);
 
 /* ---- opt.c: opt mode, the caller driving negotiation ---- */
 extern void nbd_internal_opt_complete (struct nbd_handle *h, int err);
@@ -416,6 +425,12 @@ extern int64_t nbd_internal_command_common (struct nbd_handle *h,
                                             uint64_t offset, uint64_t count,
                                             int count_err, void *data,
                                             struct command_cb *cb);
+extern int64_t nbd_internal_command_filtered (struct nbd_handle *h,
+                                              uint16_t flags,
+                                              uint64_t offset,
+                                              uint64_t count, char *filter,
+                                              uint32_t filter_len,
+                                              struct command_cb *cb);
 extern void nbd_internal_command_sent (struct nbd_handle *h,
                                        struct command *cmd);
 extern struct command *nbd_internal_find_in_flight (struct nbd_handle *h,
@@ -428,7 +443,11 @@ extern void nbd_internal_free_all_commands (struct nbd_handle *h);
 extern int nbd_internal_run_until_done (struct nbd_handle *h,
                                         int64_t cookie);
 
-/* ---- reply.c: structured reply chunks checked against their command ---- */
+/* ---- reply.c: replies checked against their command or option ---- */
+extern uint32_t nbd_internal_opt_reply_max (uint32_t reply);
+extern bool nbd_internal_meta_context_recorded (struct nbd_handle *h,
+                                                const char *name,
+                                                uint32_t id);
 extern int nbd_internal_errno_of_nbd_error (uint32_t error);
 extern int nbd_internal_chunk_start (struct nbd_handle *h);
 extern enum state nbd_internal_chunk_next (struct nbd_handle *h,
@@ -444,6 +463,7 @@ extern void nbd_internal_read_data_arrived (struct nbd_handle *h,
                                             uint64_t count);
 extern void nbd_internal_chunk_hole (struct nbd_handle *h);
 extern void nbd_internal_chunk_block_status (struct nbd_handle *h);
+extern void nbd_internal_chunk_block_status_ext (struct nbd_handle *h);
 extern void nbd_internal_chunk_error (struct nbd_handle *h);
 
 /* ---- states.c (generated): the state machine ---- */

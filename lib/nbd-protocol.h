@@ -92,6 +92,9 @@
 #define NBD_REQUEST_MAGIC          UINT32_C (0x25609513)
 #define NBD_SIMPLE_REPLY_MAGIC     UINT32_C (0x67446698)
 #define NBD_STRUCTURED_REPLY_MAGIC UINT32_C (0x668e33ef)
+/* With NBD_OPT_EXTENDED_HEADERS: 32-byte requests and replies. */
+#define NBD_EXTENDED_REQUEST_MAGIC UINT32_C (0x21e41c71)
+#define NBD_EXTENDED_REPLY_MAGIC   UINT32_C (0x6e8a278c)
 
 /* Structured reply chunk types and flags. */
 #define NBD_REPLY_FLAG_DONE (1 << 0)
@@ -99,6 +102,7 @@
 #define NBD_REPLY_TYPE_OFFSET_DATA  1
 #define NBD_REPLY_TYPE_OFFSET_HOLE  2
 #define NBD_REPLY_TYPE_BLOCK_STATUS 5
+#define NBD_REPLY_TYPE_BLOCK_STATUS_EXT 6
 #define NBD_REPLY_TYPE_ERROR_BIT    (1 << 15)
 #define NBD_REPLY_TYPE_ERROR        (NBD_REPLY_TYPE_ERROR_BIT + 1)
 #define NBD_REPLY_TYPE_ERROR_OFFSET (NBD_REPLY_TYPE_ERROR_BIT + 2)
@@ -155,6 +159,16 @@ struct nbd_request {
   uint32_t count;
 } NBD_PACKED;
 
+/* The extended request: a 64-bit length. */
+struct nbd_request_ext {
+  uint32_t magic;               /* NBD_EXTENDED_REQUEST_MAGIC */
+  uint16_t flags;
+  uint16_t type;
+  uint64_t cookie;
+  uint64_t offset;
+  uint64_t count;               /* payload length with PAYLOAD_LEN */
+} NBD_PACKED;
+
 struct nbd_simple_reply {
   uint32_t magic;               /* NBD_SIMPLE_REPLY_MAGIC */
   uint32_t error;
@@ -167,6 +181,22 @@ struct nbd_structured_reply {
   uint16_t type;
   uint64_t cookie;
   uint32_t length;              /* of the payload that follows */
+} NBD_PACKED;
+
+/* The extended reply chunk: the request's offset, a 64-bit length. */
+struct nbd_extended_reply {
+  uint32_t magic;               /* NBD_EXTENDED_REPLY_MAGIC */
+  uint16_t flags;
+  uint16_t type;
+  uint64_t cookie;
+  uint64_t offset;
+  uint64_t length;              /* of the payload that follows */
+} NBD_PACKED;
+
+/* NBD_REPLY_TYPE_BLOCK_STATUS_EXT: id, count, then count of these. */
+struct nbd_block_descriptor_64 {
+  uint64_t length;
+  uint64_t status_flags;
 } NBD_PACKED;
 
 struct nbd_block_descriptor_32 {

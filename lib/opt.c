@@ -136,10 +136,7 @@ nbd_unlocked_aio_opt_extended_headers (struct nbd_handle *h,
 {
   if (need_fixed_newstyle (h) == -1)
     return -1;
-  /* XXX Extended headers are a later piece of work. */
-  set_error (ENOTSUP, "this build of libnbd does not support "
-             "extended headers");
-  return -1;
+  return opt_start (h, NBD_OPT_EXTENDED_HEADERS, completion);
 }
 
 int
@@ -267,11 +264,20 @@ nbd_unlocked_opt_starttls (struct nbd_handle *h)
   return !before && h->tls_negotiated;
 }
 
+/* True if the server agreed; a refusal is false, not an error. */
 int
 nbd_unlocked_opt_extended_headers (struct nbd_handle *h)
 {
-  /* XXX Never negotiated yet: report that honestly as false. */
-  return 0;
+  nbd_completion_callback c = NBD_NULL_COMPLETION;
+
+  if (nbd_unlocked_aio_opt_extended_headers (h, &c) == -1)
+    return -1;
+  while (nbd_internal_is_state_connecting (h->state))
+    if (nbd_unlocked_poll (h, -1) == -1)
+      return -1;
+  if (nbd_internal_is_state_dead (h->state))
+    return -1;
+  return h->opt.error == 0;
 }
 
 int

@@ -7,8 +7,13 @@
 
 #include "internal.h"
 
-/* Longest block status or error payload we accept. */
-#define MAX_CHUNK_PAYLOAD (1024 * 1024 + 64)
+/* Longest block status payload we accept: a context id and a million
+ * extents, the most any server we know sends in one chunk (nbdkit's
+ * cap; qemu-nbd stops at 128 Ki).
+ */
+#define MAX_EXTENTS_PAYLOAD (4 + 8 * 1024 * 1024)
+/* The same million as 64-bit extents: id, count, 16 bytes each. */
+#define MAX_EXTENTS_EXT_PAYLOAD (8 + 16 * 1024 * 1024)
 
 int
 nbd_internal_errno_of_nbd_error (uint32_t error)
@@ -34,37 +39,151 @@ fail_cmd (struct command *cmd, int err)
     cmd->error = err;
 }
 
-/* Decode a chunk header and match its command.  -1: the stream can't
- * be trusted any more (error set, the handle dies).
+/* The longest chunk payload we skip rather than kill the handle for:
+ * past it, a chunk we cannot use is not worth waiting for.
+ */
+#define MAX_SKIP (64 * 1024 + 64)
+
+/* Error chunks: error, message length, message (16 bit length), and
+ * for NBD_REPLY_TYPE_ERROR_OFFSET an offset.
+ */
+#define MAX_ERROR_PAYLOAD (4 + 2 + 65535 + 8)
+
+/* The longest payload a chunk of TYPE may have as a reply to CMD, or
+ * -1 when the chunk cannot be used at all (it is skipped, if it is no
+ * longer than MAX_SKIP).
+ */
+static int64_t
+chunk_max (const struct command *cmd, uint16_t type, bool ext)
+{
+  if (cmd == NULL)
+    return -1;
+  /* Each header style has its own block status type. */
+  if ((type == NBD_REPLY_TYPE_BLOCK_STATUS && ext) ||
+      (type == NBD_REPLY_TYPE_BLOCK_STATUS_EXT && !ext))
+    return -1;
+  switch (type) {
+  case NBD_REPLY_TYPE_NONE:
+    return 0;
+  case NBD_REPLY_TYPE_OFFSET_DATA:
+    return cmd->type == NBD_CMD_READ ? 8 + (int64_t) cmd->count : -1;
+  case NBD_REPLY_TYPE_OFFSET_HOLE:
+    return cmd->type == NBD_CMD_READ ? 12 : -1;
+  case NBD_REPLY_TYPE_BLOCK_STATUS:
+    return cmd->type == NBD_CMD_BLOCK_STATUS ? MAX_EXTENTS_PAYLOAD : -1;
+  case NBD_REPLY_TYPE_BLOCK_STATUS_EXT:
+    return cmd->type == NBD_CMD_BLOCK_STATUS ? MAX_EXTENTS_EXT_PAYLOAD : -1;
+  }
+  return (type & NBD_REPLY_TYPE_ERROR_BIT) ? MAX_ERROR_PAYLOAD : -1;
+}
+
+/* The longest payload an option reply of type REPLY may carry: its
+ * fixed fields plus the longest strings the protocol allows.  Checked
+ * before any byte of the payload is read.
+ */
+uint32_t
+nbd_internal_opt_reply_max (uint32_t reply)
+{
+  if (NBD_REP_IS_ERR (reply))
+    return NBD_MAX_STRING;                  /* a message */
+  switch (reply) {
+  case NBD_REP_ACK: return 0;
+  case NBD_REP_SERVER: return 4 + 2 * NBD_MAX_STRING;
+  case NBD_REP_INFO: return 2 + NBD_MAX_STRING;
+  case NBD_REP_META_CONTEXT: return 4 + NBD_MAX_STRING;
+  }
+  return NBD_MAX_STRING;        /* unknown: refused once read */
+}
+
+/* Decode a chunk header and match its command.  Every length is
+ * checked here, before any byte of the payload is read: one longer
+ * than its type allows for this command (or than we would skip) means
+ * the stream cannot be trusted, and we will not wait for its bytes.
+ * -1: error set, the handle dies.
+ */
+/* Decode the chunk header, compact or extended, into h->chunk_*;
+ * returns the cookie and the 64-bit length.  An extended chunk must
+ * carry its request's offset.
+ */
+static uint64_t
+decode_chunk_header (struct nbd_handle *h, uint64_t *len)
+{
+  const struct nbd_structured_reply *s = &h->sbuf.structured;
+  const struct nbd_extended_reply *x = &h->sbuf.extended;
+
+  h->chunk_offset_wrong = false;
+  if (!h->extended_headers) {
+    h->chunk_flags = be16toh (s->flags);
+    h->chunk_type = be16toh (s->type);
+    *len = be32toh (s->length);
+    return be64toh (s->cookie);
+  }
+  h->chunk_flags = be16toh (x->flags);
+  h->chunk_type = be16toh (x->type);
+  *len = be64toh (x->length);
+  h->reply_offset = be64toh (x->offset);
+  return be64toh (x->cookie);
+}
+
+/* Decode a chunk header and match its command.  Every length is
+ * checked here, before any byte of the payload is read: one longer
+ * than its type allows for this command (or than we would skip) means
+ * the stream cannot be trusted, and we will not wait for its bytes.
+ * -1: error set, the handle dies.
  */
 int
 nbd_internal_chunk_start (struct nbd_handle *h)
 {
-  const struct nbd_structured_reply *s = &h->sbuf.structured;
-  uint64_t cookie = be64toh (s->cookie);
+  uint64_t len, cookie = decode_chunk_header (h, &len);
   struct command *cmd = nbd_internal_find_in_flight (h, cookie);
+  int64_t max;
 
-  h->chunk_flags = be16toh (s->flags);
-  h->chunk_type = be16toh (s->type);
-  h->chunk_length = be32toh (s->length);
   STAT_ADD (h, chunks_received, 1);
-  if (cmd == NULL) {
-    set_error (EPROTO, "no command matches the cookie %" PRIu64
-               " of the server's reply", cookie);
-    return -1;
-  }
   h->reply_cmd = cmd;
-  if (h->chunk_length > MAX_REQUEST_SIZE + MAX_CHUNK_PAYLOAD) {
-    set_error (EPROTO, "reply chunk of %" PRIu32 " bytes is too long",
-               h->chunk_length);
+  max = chunk_max (cmd, h->chunk_type, h->extended_headers);
+  if (len > (uint64_t) (max >= 0 ? max : MAX_SKIP)) {
+    set_error (EPROTO, "reply chunk of type %" PRIu16 " and %" PRIu64
+               " bytes is too long%s", h->chunk_type, len,
+               cmd ? " for its command" : "");
     return -1;
   }
+  h->chunk_length = len;
+  if (cmd && h->extended_headers && h->reply_offset != cmd->offset) {
+    debug (h, "reply chunk offset %" PRIu64 " is not the request's %"
+           PRIu64, h->reply_offset, cmd->offset);
+    h->chunk_offset_wrong = true;
+  }
+  if (cmd == NULL)
+    debug (h, "skipping a reply chunk for the unknown cookie %" PRIu64,
+           cookie);
   return 0;
+}
+
+/* A chunk that cannot be used: for no command, of a type the command
+ * does not take, or too short for its type's fields.  (NONE is only
+ * usable as a bare DONE.)
+ */
+static bool
+chunk_unusable (struct nbd_handle *h, const struct command *cmd,
+                uint16_t type, uint32_t len)
+{
+  if (cmd == NULL || h->chunk_offset_wrong ||
+      chunk_max (cmd, type, h->extended_headers) == -1)
+    return true;
+  switch (type) {
+  case NBD_REPLY_TYPE_NONE: return true;
+  case NBD_REPLY_TYPE_OFFSET_DATA: return len <= 8;
+  case NBD_REPLY_TYPE_OFFSET_HOLE: return len != 12;
+  case NBD_REPLY_TYPE_BLOCK_STATUS: return len < 12 || (len - 4) % 8 != 0;
+  case NBD_REPLY_TYPE_BLOCK_STATUS_EXT:
+    return len < 24 || (len - 8) % 16 != 0;
+  }
+  return len < 6;               /* an error: errno and message length */
 }
 
 /* Where to read the chunk's payload: the returned state is one of the
  * arguments.  Chunks that don't fit their command are skipped and fail
- * the command.
+ * the command (a chunk for no command is skipped alone).
  */
 enum state
 nbd_internal_chunk_next (struct nbd_handle *h, enum state data,
@@ -75,46 +194,32 @@ nbd_internal_chunk_next (struct nbd_handle *h, enum state data,
   uint32_t len = h->chunk_length;
   uint16_t type = h->chunk_type;
 
-  if (type == NBD_REPLY_TYPE_NONE) {
-    if (len != 0 || !(h->chunk_flags & NBD_REPLY_FLAG_DONE)) {
-      discard_len:
-      debug (h, "skipping a malformed chunk of type %" PRIu16, type);
-      fail_cmd (cmd, EPROTO);
-      h->rbuf = NULL;
-      h->rlen = len;
-      return discard;
-    }
+  h->rbuf = NULL;
+  h->rlen = len;
+  if (type == NBD_REPLY_TYPE_NONE && len == 0 && cmd &&
+      !h->chunk_offset_wrong && (h->chunk_flags & NBD_REPLY_FLAG_DONE))
     return finish;
+  if (chunk_unusable (h, cmd, type, len)) {
+    debug (h, "skipping a malformed chunk of type %" PRIu16
+           " and length %" PRIu32, type, len);
+    if (cmd)
+      fail_cmd (cmd, EPROTO);
+    return len ? discard : finish;
   }
-  if (type == NBD_REPLY_TYPE_OFFSET_DATA) {
-    if (cmd->type != NBD_CMD_READ || len <= sizeof h->chunk_head.offset)
-      goto discard_len;
-    h->rbuf = &h->chunk_head.offset;
-    h->rlen = sizeof h->chunk_head.offset;
-    return data;
-  }
-  if (type == NBD_REPLY_TYPE_OFFSET_HOLE) {
-    if (cmd->type != NBD_CMD_READ || len != sizeof h->chunk_head)
-      goto discard_len;
+  if (type == NBD_REPLY_TYPE_OFFSET_DATA ||
+      type == NBD_REPLY_TYPE_OFFSET_HOLE) {
     h->rbuf = &h->chunk_head;
-    h->rlen = sizeof h->chunk_head;
-    return hole;
+    h->rlen = type == NBD_REPLY_TYPE_OFFSET_HOLE
+      ? sizeof h->chunk_head : sizeof h->chunk_head.offset;
+    return type == NBD_REPLY_TYPE_OFFSET_HOLE ? hole : data;
   }
-  if ((type == NBD_REPLY_TYPE_BLOCK_STATUS &&
-       cmd->type == NBD_CMD_BLOCK_STATUS && len >= 12 && (len - 4) % 8 == 0)
-      || ((type & NBD_REPLY_TYPE_ERROR_BIT) && len >= 6)) {
-    if (len > MAX_CHUNK_PAYLOAD)
-      goto discard_len;
-    h->chunk_payload = malloc (len);
-    if (h->chunk_payload == NULL) {
-      fail_cmd (cmd, ENOMEM);
-      goto discard_len;
-    }
-    h->rbuf = h->chunk_payload;
-    h->rlen = len;
-    return payload;
+  h->chunk_payload = malloc (len);
+  if (h->chunk_payload == NULL) {
+    fail_cmd (cmd, ENOMEM);
+    return discard;
   }
-  goto discard_len;
+  h->rbuf = h->chunk_payload;
+  return payload;
 }
 
 /* Check a data chunk's range and aim h->rbuf at its place in the
@@ -132,9 +237,9 @@ nbd_internal_chunk_place_data (struct nbd_handle *h)
       len > cmd->count - (offset - cmd->offset))
     return "data chunk outside the request";
   rel = offset - cmd->offset;
-  switch (nbd_internal_range_add (&cmd->seen, rel, rel + len)) {
+  switch (nbd_internal_range_add (&cmd->seen, rel, rel + len, cmd->count)) {
   case 1:
-    return "data chunk overlaps an earlier chunk";
+    return "data chunks add up to more than the request";
   case -1:
     fail_cmd (cmd, ENOMEM);
     return "out of memory";
@@ -151,7 +256,7 @@ static void
 call_chunk (struct command *cmd, uint64_t rel, uint64_t count,
             unsigned status)
 {
-  int err = 0;
+  int err = cmd->error;
 
   if (cmd->cb.kind != CB_CHUNK || cmd->cb.fn.chunk.callback == NULL)
     return;
@@ -166,7 +271,7 @@ nbd_internal_read_data_arrived (struct nbd_handle *h, struct command *cmd,
                                 uint64_t rel, uint64_t count)
 {
   if (cmd->seen.len == 0 && rel == 0 && count == cmd->count &&
-      nbd_internal_range_add (&cmd->seen, 0, count) == -1) {
+      nbd_internal_range_add (&cmd->seen, 0, count, count) == -1) {
     fail_cmd (cmd, ENOMEM);
     return;
   }
@@ -188,9 +293,9 @@ nbd_internal_chunk_hole (struct nbd_handle *h)
     return;
   }
   rel = offset - cmd->offset;
-  switch (nbd_internal_range_add (&cmd->seen, rel, rel + len)) {
+  switch (nbd_internal_range_add (&cmd->seen, rel, rel + len, cmd->count)) {
   case 1:
-    debug (h, "hole chunk overlaps an earlier chunk");
+    debug (h, "chunks add up to more than the request");
     fail_cmd (cmd, EPROTO);
     return;
   case -1:
@@ -210,6 +315,23 @@ meta_context_name (struct nbd_handle *h, uint32_t id)
     if (h->meta_contexts.ptr[i].context_id == id)
       return h->meta_contexts.ptr[i].name;
   return NULL;
+}
+
+/* Whether SET_META_CONTEXT already gave NAME or ID. */
+bool
+nbd_internal_meta_context_recorded (struct nbd_handle *h, const char *name,
+                                    uint32_t id)
+{
+  size_t i;
+
+  for (i = 0; i < h->meta_contexts.len; ++i)
+    if (h->meta_contexts.ptr[i].context_id == id ||
+        strcmp (h->meta_contexts.ptr[i].name, name) == 0) {
+      debug (h, "ignoring meta context %s (id %" PRIu32 "), given twice",
+             name, id);
+      return true;
+    }
+  return false;
 }
 
 /* No empty extents, and none past the end of the export. */
@@ -270,26 +392,183 @@ nbd_internal_chunk_block_status (struct nbd_handle *h)
     r = CALL_CALLBACK (cmd->cb.fn.extent64, name, cmd->offset, e, n, &err);
     free (e);
   }
+  cmd->extents_seen = true;
   if (r == -1)
     fail_cmd (cmd, err ? err : EPROTO);
 }
 
-/* An error chunk: the command fails with the server's errno. */
+/* No empty 64-bit extents, and none past the end of the export. */
+static bool
+extents64_valid (struct nbd_handle *h, const struct command *cmd,
+                 const nbd_extent *e, size_t n)
+{
+  uint64_t room = cmd->offset < h->exportsize
+    ? h->exportsize - cmd->offset : 0;
+  size_t i;
+
+  for (i = 0; i < n; ++i) {
+    if (e[i].length == 0 || e[i].length > room)
+      return false;
+    room -= e[i].length;
+  }
+  return true;
+}
+
+/* Narrow 64-bit extents for a 32-bit callback, as libnbd 1.22 does:
+ * stop at an extent longer than 32 bits (passed cut to 4 GiB - 64 MiB,
+ * a multiple of any block size), or at flags wider than 32 bits (that
+ * extent left out, unless it is the first: then it is passed with its
+ * flags cut, and the command fails with EOVERFLOW).  Fills OUT with
+ * length, flags pairs and returns how many uint32_t it wrote.
+ */
+static size_t
+narrow_extents (struct command *cmd, const nbd_extent *e, size_t n,
+                uint32_t *out)
+{
+  size_t i;
+
+  for (i = 0; i < n; ++i) {
+    uint64_t len = e[i].length;
+    bool stop = false;
+
+    if (e[i].flags > UINT32_MAX) {
+      if (i > 0)
+        break;
+      fail_cmd (cmd, EOVERFLOW);
+      stop = true;
+    }
+    if (len > UINT32_MAX) {
+      len = (uint32_t) -MAX_REQUEST_SIZE;
+      stop = true;
+    }
+    out[2 * i] = len;
+    out[2 * i + 1] = (uint32_t) e[i].flags;
+    if (stop)
+      return 2 * (i + 1);
+  }
+  return 2 * i;
+}
+
+/* Pass 64-bit extents to the command's callback, whichever it is. */
+static void
+call_extents64 (struct command *cmd, const char *name, const nbd_extent *e,
+                size_t n)
+{
+  int err = cmd->error, r = 0;
+
+  if (cmd->cb.kind == CB_EXTENT64 && cmd->cb.fn.extent64.callback)
+    r = CALL_CALLBACK (cmd->cb.fn.extent64, name, cmd->offset,
+                       (nbd_extent *) e, n, &err);
+  else if (cmd->cb.kind == CB_EXTENT && cmd->cb.fn.extent.callback) {
+    uint32_t *narrow = malloc (2 * n * sizeof *narrow);
+    size_t m;
+
+    if (narrow == NULL) {
+      fail_cmd (cmd, ENOMEM);
+      return;
+    }
+    m = narrow_extents (cmd, e, n, narrow);
+    err = cmd->error;
+    r = CALL_CALLBACK (cmd->cb.fn.extent, name, cmd->offset, narrow, m,
+                       &err);
+    free (narrow);
+  }
+  cmd->extents_seen = true;
+  if (r == -1)
+    fail_cmd (cmd, err ? err : EPROTO);
+}
+
+/* NBD_REPLY_TYPE_BLOCK_STATUS_EXT: context id, descriptor count (which
+ * must be what the payload holds), then 64-bit length and flags pairs.
+ */
+void
+nbd_internal_chunk_block_status_ext (struct nbd_handle *h)
+{
+  struct command *cmd = h->reply_cmd;
+  const char *p = h->chunk_payload;
+  size_t i, n = (h->chunk_length - 8) / 16;
+  uint32_t id, count;
+  const char *name;
+  nbd_extent *e;
+
+  memcpy (&id, p, 4);
+  memcpy (&count, p + 4, 4);
+  name = meta_context_name (h, be32toh (id));
+  if (name == NULL || be32toh (count) != n) {
+    debug (h, "block status for an unknown meta context id, or a "
+           "descriptor count (%" PRIu32 ") not what the chunk holds (%zu)",
+           be32toh (count), n);
+    fail_cmd (cmd, EPROTO);
+    return;
+  }
+  e = malloc (n * sizeof *e);
+  if (e == NULL) {
+    fail_cmd (cmd, ENOMEM);
+    return;
+  }
+  for (i = 0; i < n; ++i) {
+    uint64_t pair[2];
+    memcpy (pair, p + 8 + 16 * i, 16);
+    e[i].length = be64toh (pair[0]);
+    e[i].flags = be64toh (pair[1]);
+  }
+  if (!extents64_valid (h, cmd, e, n)) {
+    debug (h, "block status extent empty or past the end");
+    fail_cmd (cmd, EPROTO);
+  }
+  else {
+    if ((cmd->flags & NBD_CMD_FLAG_REQ_ONE) && n != 1)
+      debug (h, "server sent %zu extents despite REQ_ONE", n);
+    call_extents64 (cmd, name, e, n);
+  }
+  free (e);
+}
+
+/* An ERROR_OFFSET chunk names a byte of the read: tell the chunk
+ * callback, which may replace the error the command fails with.
+ */
+static void
+call_chunk_error (struct nbd_handle *h, struct command *cmd,
+                  uint64_t offset, int err)
+{
+  int scratch = err;
+
+  if (offset < cmd->offset || offset - cmd->offset >= cmd->count) {
+    debug (h, "error offset %" PRIu64 " outside the request", offset);
+    return;
+  }
+  if (cmd->type != NBD_CMD_READ || cmd->cb.kind != CB_CHUNK ||
+      cmd->cb.fn.chunk.callback == NULL)
+    return;
+  if (CALL_CALLBACK (cmd->cb.fn.chunk,
+                     (char *) cmd->data + (offset - cmd->offset), 0,
+                     offset, LIBNBD_READ_ERROR, &scratch) == -1)
+    fail_cmd (cmd, scratch);
+}
+
+/* An error chunk: the command fails with the server's errno (EPROTO if
+ * it sent none).  A message that does not fit, or an offset that isn't
+ * exactly 8 bytes, is ignored: the server's errno is still the best
+ * account of what went wrong.
+ */
 void
 nbd_internal_chunk_error (struct nbd_handle *h)
 {
   struct command *cmd = h->reply_cmd;
   const char *p = h->chunk_payload;
-  uint32_t error;
+  uint32_t error, len = h->chunk_length;
   uint16_t msglen;
+  uint64_t offset;
+  int err;
 
   memcpy (&error, p, 4);
   memcpy (&msglen, p + 4, 2);
   error = be32toh (error);
   msglen = be16toh (msglen);
-  if (6 + (uint32_t) msglen > h->chunk_length || error == 0) {
-    debug (h, "malformed error chunk");
-    fail_cmd (cmd, EPROTO);
+  err = error ? nbd_internal_errno_of_nbd_error (error) : EPROTO;
+  if (6 + (uint32_t) msglen > len) {
+    debug (h, "error chunk message longer than the chunk");
+    fail_cmd (cmd, err);
     return;
   }
   if (msglen > 0) {
@@ -299,5 +578,14 @@ nbd_internal_chunk_error (struct nbd_handle *h)
     free (safe);
     free (msg);
   }
-  fail_cmd (cmd, nbd_internal_errno_of_nbd_error (error));
+  if (h->chunk_type == NBD_REPLY_TYPE_ERROR_OFFSET) {
+    if (len - 6 - msglen == 8) {
+      memcpy (&offset, p + 6 + msglen, 8);
+      call_chunk_error (h, cmd, be64toh (offset), err);
+    }
+    else
+      debug (h, "error offset of %" PRIu32 " bytes ignored",
+             len - 6 - msglen);
+  }
+  fail_cmd (cmd, err);
 }

@@ -255,6 +255,92 @@ nbd_unlocked_aio_block_status_64 (struct nbd_handle *h, uint64_t count,
                                       count, EINVAL, NULL, &cb);
 }
 
+/* The flags of a filtered block status, as nbd_set_strict_mode(3)
+ * says: AUTO_FLAG sets PAYLOAD_LEN (and needs extended headers),
+ * COMMANDS wants the server's payload flag and PAYLOAD_LEN set.
+ */
+static int
+filter_flags (struct nbd_handle *h, uint32_t *flags)
+{
+  if (h->strict & LIBNBD_STRICT_AUTO_FLAG) {
+    if (!h->extended_headers) {
+      set_error (ENOTSUP, "server does not support extended headers");
+      return -1;
+    }
+    *flags |= LIBNBD_CMD_FLAG_PAYLOAD_LEN;
+  }
+  if (commands_strict (h)) {
+    if (!h->eflags_valid || !(h->eflags & NBD_FLAG_BLOCK_STAT_PAYLOAD)) {
+      set_error (EINVAL,
+                 "server does not support the block status payload flag");
+      return -1;
+    }
+    if (!(*flags & LIBNBD_CMD_FLAG_PAYLOAD_LEN)) {
+      set_error (EINVAL, "incorrect setting for PAYLOAD_LEN flag");
+      return -1;
+    }
+  }
+  /* Whatever the caller's flags, a payload can only travel in an
+   * extended request that announces it: anything else would put the
+   * stream out of step.
+   */
+  if (!h->extended_headers) {
+    set_error (ENOTSUP, "server does not support extended headers");
+    return -1;
+  }
+  *flags |= LIBNBD_CMD_FLAG_PAYLOAD_LEN;
+  return 0;
+}
+
+/* The negotiated id of context NAME, or -1 (error set). */
+static int64_t
+context_id (struct nbd_handle *h, const char *name)
+{
+  size_t i;
+
+  if (h->meta_valid)
+    for (i = 0; i < h->meta_contexts.len; ++i)
+      if (strcmp (h->meta_contexts.ptr[i].name, name) == 0)
+        return h->meta_contexts.ptr[i].context_id;
+  set_error (EINVAL, "context %s not negotiated", name);
+  return -1;
+}
+
+/* The filter payload: the effect length COUNT, then each context's id,
+ * big-endian.  NULL on error (set): an unknown context first, then a
+ * payload too large, as libnbd 1.22 checks them.
+ */
+static char *
+make_filter (struct nbd_handle *h, uint64_t count, char **contexts,
+             uint32_t *len)
+{
+  size_t n, i;
+  char *buf;
+
+  for (n = 0; contexts[n]; ++n)
+    if (context_id (h, contexts[n]) == -1)
+      return NULL;
+  if (8 + 4 * (uint64_t) n > MAX_REQUEST_SIZE ||
+      ((h->strict & LIBNBD_STRICT_PAYLOAD) &&
+       8 + 4 * (uint64_t) n > nbd_internal_payload_maximum (h))) {
+    set_error (ERANGE, "filter set too large");
+    return NULL;
+  }
+  *len = 8 + 4 * n;
+  buf = malloc (*len);
+  if (buf == NULL) {
+    set_error (errno, "malloc");
+    return NULL;
+  }
+  count = htobe64 (count);
+  memcpy (buf, &count, 8);
+  for (i = 0; i < n; ++i) {
+    uint32_t be = htobe32 ((uint32_t) context_id (h, contexts[i]));
+    memcpy (buf + 8 + 4 * i, &be, 4);
+  }
+  return buf;
+}
+
 int64_t
 nbd_unlocked_aio_block_status_filter (struct nbd_handle *h, uint64_t count,
                                       uint64_t offset, char **contexts,
@@ -262,18 +348,20 @@ nbd_unlocked_aio_block_status_filter (struct nbd_handle *h, uint64_t count,
                                       nbd_completion_callback *completion,
                                       uint32_t flags)
 {
-  if (check_block_status (h) == -1)
+  struct command_cb cb;
+  char *filter;
+  uint32_t len;
+
+  if (check_block_status (h) == -1 || filter_flags (h, &flags) == -1)
     return -1;
-  /* XXX Filtering needs extended headers, which are not done yet: the
-   * same errors as libnbd gives a server without them.
-   */
-  if (!(h->strict & LIBNBD_STRICT_AUTO_FLAG) && commands_strict (h)) {
-    set_error (EINVAL,
-               "server does not support the block status payload flag");
+  filter = make_filter (h, count, contexts, &len);
+  if (filter == NULL)
     return -1;
-  }
-  set_error (ENOTSUP, "server does not support extended headers");
-  return -1;
+  cb = make_cb (completion);
+  cb.kind = CB_EXTENT64;
+  TAKE_CALLBACK (cb.fn.extent64, extent64);
+  return nbd_internal_command_filtered (h, flags, offset, count, filter, len,
+                                        &cb);
 }
 
 int

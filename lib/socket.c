@@ -207,8 +207,55 @@ nbd_internal_send_pending (struct nbd_handle *h)
   return h->gather_sent < h->gather_len || h->big_sent < h->big_len;
 }
 
+/* Write CMD's request header at P in the negotiated form: 28 bytes,
+ * or 32 with extended headers, whose length field is the payload's
+ * when the command carries one (NBD_CMD_FLAG_PAYLOAD_LEN).  Returns
+ * its size.
+ */
+static size_t
+put_request (struct nbd_handle *h, char *p, const struct command *cmd)
+{
+  struct nbd_request req;
+  struct nbd_request_ext ext;
+
+  if (h->extended_headers) {
+    ext.magic = htobe32 (NBD_EXTENDED_REQUEST_MAGIC);
+    ext.flags = htobe16 (cmd->flags);
+    ext.type = htobe16 (cmd->type);
+    ext.cookie = htobe64 (cmd->cookie);
+    ext.offset = htobe64 (cmd->offset);
+    ext.count = htobe64 (cmd->filter ? cmd->filter_len : cmd->count);
+    memcpy (p, &ext, sizeof ext);
+    return sizeof ext;
+  }
+  req.magic = htobe32 (NBD_REQUEST_MAGIC);
+  req.flags = htobe16 (cmd->flags);
+  req.type = htobe16 (cmd->type);
+  req.cookie = htobe64 (cmd->cookie);
+  req.offset = htobe64 (cmd->offset);
+  req.count = htobe32 ((uint32_t) cmd->count);
+  memcpy (p, &req, sizeof req);
+  return sizeof req;
+}
+
+/* The payload that follows CMD's header: write data, or a block status
+ * filter.
+ */
+static const char *
+request_payload (const struct command *cmd, size_t *len)
+{
+  *len = 0;
+  if (cmd->type == NBD_CMD_WRITE) {
+    *len = cmd->count;
+    return cmd->data;
+  }
+  if (cmd->filter)
+    *len = cmd->filter_len;
+  return cmd->filter;
+}
+
 /* Move the queued commands into the gather buffer: each header, and
- * each write payload under SMALL_PAYLOAD, copied in order.  A large
+ * each payload under SMALL_PAYLOAD, copied in order.  A large
  * payload ends the batch and is sent from the caller's buffer.
  * Without batching, one command per batch.
  */
@@ -221,31 +268,24 @@ nbd_internal_gather_requests (struct nbd_handle *h)
 
   while (h->cmds_to_issue) {
     struct command *cmd = h->cmds_to_issue;
-    size_t payload = cmd->type == NBD_CMD_WRITE ? cmd->count : 0;
+    size_t payload;
+    const char *src = request_payload (cmd, &payload);
     /* Without batching, payloads are sent on their own, as libnbd 1.14
      * does: the baseline the benchmarks compare with.
      */
     bool small = h->batching && payload < SMALL_PAYLOAD;
-    size_t need = sizeof (struct nbd_request) + (small ? payload : 0);
-    struct nbd_request req;
+    size_t need = sizeof (struct nbd_request_ext) + (small ? payload : 0);
 
     if (h->gather_len > 0 &&
         (!h->batching || h->gather_len + need > SEND_GATHER_SIZE))
       break;
-    req.magic = htobe32 (NBD_REQUEST_MAGIC);
-    req.flags = htobe16 (cmd->flags);
-    req.type = htobe16 (cmd->type);
-    req.cookie = htobe64 (cmd->cookie);
-    req.offset = htobe64 (cmd->offset);
-    req.count = htobe32 ((uint32_t) cmd->count);
-    memcpy (h->gather + h->gather_len, &req, sizeof req);
-    h->gather_len += sizeof req;
+    h->gather_len += put_request (h, h->gather + h->gather_len, cmd);
     if (small && payload > 0) {
-      memcpy (h->gather + h->gather_len, cmd->data, payload);
+      memcpy (h->gather + h->gather_len, src, payload);
       h->gather_len += payload;
     }
     else if (!small) {
-      h->big_payload = cmd->data;
+      h->big_payload = src;
       h->big_len = payload;
     }
     /* Off the issue queue; replies can only come once it is sent. */

@@ -71,44 +71,21 @@ nbd_internal_meta_vector_clear (struct meta_vector *v)
   v->len = v->cap = 0;
 }
 
-/* Record that [start, end) arrived.  The vector stays sorted and
- * merged, so data that arrives in order costs O(1).  Returns 0, 1 if
- * the range overlaps one already seen (nothing recorded), -1 ENOMEM.
+/* Record that [start, end) arrived.  Ranges are appended, merged with
+ * the last one when they follow it, so data that arrives in order
+ * costs O(1) time and memory; out of order, O(1) each, and the check
+ * for overlaps waits for nbd_internal_range_covered.  Returns 0, 1 if
+ * more bytes arrived than LIMIT (so some of them twice), -1 ENOMEM.
  */
 int
 nbd_internal_range_add (struct range_vector *v, uint64_t start,
-                        uint64_t end)
+                        uint64_t end, uint64_t limit)
 {
-  size_t lo = 0, hi = v->len, i;
-
-  /* First range whose end >= start (binary search). */
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (v->ptr[mid].end < start)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  i = lo;
-  if (i < v->len && v->ptr[i].start < end && start < v->ptr[i].end)
+  if (end - start > limit - v->total)
     return 1;
-  if (i > 0 && v->ptr[i - 1].end > start)
-    return 1;
-  /* Merge with a neighbour that touches. */
-  if (i < v->len && v->ptr[i].end == start) {
-    if (i + 1 < v->len && v->ptr[i + 1].start < end)
-      return 1;
-    v->ptr[i].end = end;
-    if (i + 1 < v->len && v->ptr[i + 1].start == end) {
-      v->ptr[i].end = v->ptr[i + 1].end;
-      memmove (&v->ptr[i + 1], &v->ptr[i + 2],
-               (v->len - i - 2) * sizeof v->ptr[0]);
-      v->len--;
-    }
-    return 0;
-  }
-  if (i < v->len && v->ptr[i].start == end) {
-    v->ptr[i].start = start;
+  if (v->len > 0 && v->ptr[v->len - 1].end == start) {
+    v->ptr[v->len - 1].end = end;
+    v->total += end - start;
     return 0;
   }
   if (v->len == v->cap) {
@@ -119,22 +96,41 @@ nbd_internal_range_add (struct range_vector *v, uint64_t start,
     v->ptr = p;
     v->cap = cap;
   }
-  memmove (&v->ptr[i + 1], &v->ptr[i], (v->len - i) * sizeof v->ptr[0]);
-  v->ptr[i].start = start;
-  v->ptr[i].end = end;
+  v->ptr[v->len].start = start;
+  v->ptr[v->len].end = end;
   v->len++;
+  v->total += end - start;
   return 0;
 }
 
-uint64_t
-nbd_internal_range_covered (const struct range_vector *v)
+static int
+compare_ranges (const void *a, const void *b)
 {
-  uint64_t total = 0;
-  size_t i;
+  const struct range *x = a, *y = b;
 
-  for (i = 0; i < v->len; ++i)
-    total += v->ptr[i].end - v->ptr[i].start;
-  return total;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* How many bytes arrived, each counted once, or UINT64_MAX if any
+ * byte arrived twice.  Sorts and merges the vector: O(n log n).
+ */
+uint64_t
+nbd_internal_range_covered (struct range_vector *v)
+{
+  size_t i, out = 0;
+
+  if (v->len > 1)
+    qsort (v->ptr, v->len, sizeof v->ptr[0], compare_ranges);
+  for (i = 0; i < v->len; ++i) {
+    if (out > 0 && v->ptr[i].start < v->ptr[out - 1].end)
+      return UINT64_MAX;
+    if (out > 0 && v->ptr[i].start == v->ptr[out - 1].end)
+      v->ptr[out - 1].end = v->ptr[i].end;
+    else
+      v->ptr[out++] = v->ptr[i];
+  }
+  v->len = out;
+  return v->total;
 }
 
 char *

@@ -10,7 +10,7 @@ packages=(
   nbdkit qemu-utils nbd-server
   valgrind strace g++ libnbd-bin
   golang-go gnutls-bin
-  file python3 groff-base
+  file python3 groff-base perl gnuplot-nox
 )
 
 missing=()

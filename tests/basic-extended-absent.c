@@ -21,6 +21,15 @@ extent64_cb (void *opaque, const char *metacontext, uint64_t offset,
   FAIL ("extent callback called for a refused command");
 }
 
+static int
+completion_cb (void *user_data, int *error)
+{
+  int *err = user_data;
+
+  *err = *error;
+  return 0;
+}
+
 int
 main (void)
 {
@@ -29,6 +38,7 @@ main (void)
   char *contexts[] = { LIBNBD_CONTEXT_BASE_ALLOCATION, NULL };
   nbd_extent64_callback cb = { .callback = extent64_cb };
   struct nbd_handle *h;
+  int err = -1;
 
   requires_program ("nbdkit");
 
@@ -39,6 +49,13 @@ main (void)
   CHECK (nbd_connect_command (h, server) == 0);
   CHECK (nbd_opt_extended_headers (h) == 0);
   CHECK (nbd_get_extended_headers_negotiated (h) == 0);
+  CHECK (nbd_aio_is_negotiating (h) == 1);
+  /* The aio form sends the option; its completion sees the refusal. */
+  CHECK (nbd_aio_opt_extended_headers (h, (nbd_completion_callback) {
+           .callback = completion_cb, .user_data = &err }) == 0);
+  while (err == -1)
+    CHECK (nbd_poll (h, -1) != -1);
+  CHECK (err == ENOTSUP);
   CHECK (nbd_aio_is_negotiating (h) == 1);
   CHECK (nbd_opt_go (h) == 0);
   CHECK (nbd_get_size (h) == 1024 * 1024);

@@ -62,3 +62,7 @@ EXTRA_DIST += docs-man-pages.sh
 # The generator refuses inconsistent tables and state machines.
 TESTS += generator-rejects.sh
 EXTRA_DIST += generator-rejects.sh
+
+# Every exported call is used by at least one test.
+TESTS += api-coverage.sh
+EXTRA_DIST += api-coverage.sh

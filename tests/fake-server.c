@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <endian.h>
 
+#include "fake-server.h"
+
 /* Usage: fake-server SCENARIO
  *
  * It does a fixed newstyle handshake and serves a 1 MiB disk holding
@@ -41,6 +43,19 @@
  *   extra-context   NBD_OPT_SET_META_CONTEXT also names a context that
  *                   was not asked for
  *
+ *   ooo-1byte       the first read comes as 1-byte data chunks: even
+ *                   bytes last first, then the odd ones
+ *   ooo-1byte-dup   the same, but one byte comes twice and one never
+ *   tiny-chunks     the first read comes as 1-byte chunks, in order
+ *   long-list       NBD_OPT_LIST names 20000 exports, 1000-byte names
+ *   many-extents    block status answers with one extent per byte,
+ *                   up to 100000
+ *
+ * Or: fake-server script TARGET TOKENS: the first TARGET (read, bs,
+ * write, or the option list, info, go, meta, lmeta, sr) is answered
+ * with the bytes TOKENS spell (see fake-script.c); the rest is served
+ * right.
+ *
  * SCENARIO may end in ":N" (say "hangup:4"): the server then holds
  * back its replies until N reads have arrived, so that a test can have
  * N reads in flight when the first one goes wrong.
@@ -64,6 +79,7 @@
 
 #define OPT_EXPORT_NAME 1
 #define OPT_ABORT 2
+#define OPT_LIST 3
 #define OPT_INFO 6
 #define OPT_GO 7
 #define OPT_STRUCTURED_REPLY 8
@@ -71,6 +87,7 @@
 #define OPT_SET_META_CONTEXT 10
 
 #define REP_ACK 1
+#define REP_SERVER 2
 #define REP_INFO 3
 #define REP_META_CONTEXT 4
 #define REP_ERR_UNSUP 0x80000001
@@ -98,6 +115,7 @@
 #define REPLY_FLAG_DONE 1
 #define REPLY_TYPE_NONE 0
 #define REPLY_TYPE_OFFSET_DATA 1
+#define REPLY_TYPE_OFFSET_HOLE 2
 #define REPLY_TYPE_BLOCK_STATUS 5
 #define REPLY_TYPE_ERROR 0x8001
 
@@ -107,8 +125,12 @@
 #define CONTEXT_ID 1            /* our id for base:allocation */
 
 static const char *scenario;
+static const char *script_target; /* fake-server script TARGET TOKENS */
+static const char *script_tokens;
+static bool script_played;      /* its target has been answered */
+static bool go_done;            /* a scripted 'good' finished NBD_OPT_GO */
 static unsigned batch = 1;      /* reads to collect before replying */
-static unsigned char *disk;
+unsigned char *disk;
 static bool structured;         /* NBD_OPT_STRUCTURED_REPLY accepted */
 static bool meta;               /* base:allocation negotiated */
 static bool misbehaved;         /* the scenario has been played */
@@ -126,6 +148,30 @@ die (const char *msg)
   exit (EXIT_FAILURE);
 }
 
+/* Replies are gathered here and written when the buffer fills, before
+ * each read from the client, and at exit: a reply made of many small
+ * fields then leaves in few writes, as from a real server.
+ */
+static char outbuf[65536];
+static size_t outlen;
+
+static void
+flush (void)
+{
+  const char *p = outbuf;
+  ssize_t r;
+
+  while (outlen > 0) {
+    r = write (STDOUT_FILENO, p, outlen);
+    if (r == -1 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      _exit (EXIT_SUCCESS);
+    p += r;
+    outlen -= r;
+  }
+}
+
 /* Read exactly LEN bytes; exit quietly when the client goes away. */
 static void
 get (void *buf, size_t len)
@@ -133,6 +179,7 @@ get (void *buf, size_t len)
   char *p = buf;
   ssize_t r;
 
+  flush ();
   while (len > 0) {
     r = read (STDIN_FILENO, p, len);
     if (r == -1 && errno == EINTR)
@@ -144,20 +191,20 @@ get (void *buf, size_t len)
   }
 }
 
-static void
+void
 put (const void *buf, size_t len)
 {
   const char *p = buf;
-  ssize_t r;
+  size_t n;
 
   while (len > 0) {
-    r = write (STDOUT_FILENO, p, len);
-    if (r == -1 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      exit (EXIT_SUCCESS);
-    p += r;
-    len -= r;
+    if (outlen == sizeof outbuf)
+      flush ();
+    n = sizeof outbuf - outlen < len ? sizeof outbuf - outlen : len;
+    memcpy (outbuf + outlen, p, n);
+    outlen += n;
+    p += n;
+    len -= n;
   }
 }
 
@@ -210,7 +257,7 @@ get64 (void)
 }
 
 /* Discard everything until the client closes the connection. */
-static void
+void
 drain (void)
 {
   char buf[4096];
@@ -295,19 +342,140 @@ meta_context (uint32_t option, const char *data, uint32_t len)
   opt_reply (option, REP_ERR_INVALID, 0);
 }
 
+/* NBD_OPT_LIST: one export, or many with long names (long-list). */
+static void
+list_exports (uint32_t option)
+{
+  static char name[1000];
+  unsigned i, n = is ("long-list") ? 20000 : 1;
+  uint32_t len = is ("long-list") ? sizeof name : 0;
+
+  memset (name, 'x', sizeof name);
+  for (i = 0; i < n; ++i) {
+    opt_reply (option, REP_SERVER, 4 + len);
+    put32 (len);
+    put (name, len);
+  }
+  opt_reply (option, REP_ACK, 0);
+}
+
+static void
+export_info (uint32_t option)
+{
+  opt_reply (option, REP_INFO, 12);
+  put16 (INFO_EXPORT);
+  put64 (export_size ());
+  put16 (export_flags ());
+  opt_reply (option, REP_ACK, 0);
+}
+
+/* Answer one option right; true when transmission begins. */
+static bool
+answer_option (uint32_t option, const char *data, uint32_t len,
+               uint32_t client_flags)
+{
+  switch (option) {
+  case OPT_EXPORT_NAME:
+    put64 (export_size ());
+    put16 (export_flags ());
+    if (!(client_flags & FLAG_NO_ZEROES)) {
+      static const char zeroes[124];
+      put (zeroes, sizeof zeroes);
+    }
+    return true;
+  case OPT_ABORT:
+    opt_reply (option, REP_ACK, 0);
+    exit (EXIT_SUCCESS);
+  case OPT_STRUCTURED_REPLY:
+    if (len != 0)
+      opt_reply (option, REP_ERR_INVALID, 0);
+    else {
+      structured = true;
+      opt_reply (option, REP_ACK, 0);
+    }
+    return false;
+  case OPT_LIST_META_CONTEXT:
+  case OPT_SET_META_CONTEXT:
+    meta_context (option, data, len);
+    return false;
+  case OPT_LIST:
+    list_exports (option);
+    return false;
+  case OPT_INFO:
+  case OPT_GO:
+    if (is ("no-go")) {         /* a server from before NBD_OPT_GO */
+      opt_reply (option, REP_ERR_UNSUP, 0);
+      return false;
+    }
+    export_info (option);
+    return option == OPT_GO;
+  }
+  opt_reply (option, REP_ERR_UNSUP, 0);
+  return false;
+}
+
+/* The option a script target names, or 0. */
+static uint32_t
+target_option (void)
+{
+  static const struct { const char *name; uint32_t option; } t[] = {
+    { "list", OPT_LIST }, { "info", OPT_INFO }, { "go", OPT_GO },
+    { "meta", OPT_SET_META_CONTEXT }, { "lmeta", OPT_LIST_META_CONTEXT },
+    { "sr", OPT_STRUCTURED_REPLY },
+  };
+  size_t i;
+
+  for (i = 0; script_target && i < sizeof t / sizeof t[0]; ++i)
+    if (strcmp (script_target, t[i].name) == 0)
+      return t[i].option;
+  return 0;
+}
+
+/* What a scripted option needs to answer it right with 'good'. */
+struct option_args {
+  const char *data;
+  uint32_t len, client_flags;
+};
+
+static void
+good_option (const struct script_ctx *c)
+{
+  const struct option_args *a = c->opaque;
+
+  go_done = answer_option (c->option, a->data, a->len, a->client_flags);
+}
+
+/* Answer an option as the script says, if it is the target. */
+static bool
+scripted_option (uint32_t option, const char *data, uint32_t len,
+                 uint32_t client_flags)
+{
+  struct option_args a = { data, len, client_flags };
+  struct script_ctx c = { .option = option, .good = good_option,
+                          .opaque = &a };
+
+  if (script_played || option != target_option ())
+    return answer_option (option, data, len, client_flags);
+  script_played = true;
+  go_done = false;
+  script_play (script_tokens, &c);
+  return go_done;
+}
+
 /* Negotiate options until the client picks an export. */
 static void
 handshake (void)
 {
   uint32_t client_flags, option, len;
   char *data;
+  bool done = false;
 
   put64 (NBDMAGIC);
   put64 (IHAVEOPT);
   put16 (FLAG_FIXED_NEWSTYLE | FLAG_NO_ZEROES);
   client_flags = get32 ();
 
-  for (;;) {
+  while (!done) {
     if (get64 () != IHAVEOPT)
       die ("bad option magic");
     option = get32 ();
@@ -318,51 +486,7 @@ handshake (void)
     if (data == NULL)
       die ("malloc");
     get (data, len);
-
-    switch (option) {
-    case OPT_EXPORT_NAME:
-      put64 (export_size ());
-      put16 (export_flags ());
-      if (!(client_flags & FLAG_NO_ZEROES)) {
-        static const char zeroes[124];
-        put (zeroes, sizeof zeroes);
-      }
-      free (data);
-      return;
-    case OPT_ABORT:
-      opt_reply (option, REP_ACK, 0);
-      exit (EXIT_SUCCESS);
-    case OPT_STRUCTURED_REPLY:
-      if (len != 0)
-        opt_reply (option, REP_ERR_INVALID, 0);
-      else {
-        structured = true;
-        opt_reply (option, REP_ACK, 0);
-      }
-      break;
-    case OPT_LIST_META_CONTEXT:
-    case OPT_SET_META_CONTEXT:
-      meta_context (option, data, len);
-      break;
-    case OPT_INFO:
-    case OPT_GO:
-      if (is ("no-go")) {       /* a server from before NBD_OPT_GO */
-        opt_reply (option, REP_ERR_UNSUP, 0);
-        break;
-      }
-      opt_reply (option, REP_INFO, 12);
-      put16 (INFO_EXPORT);
-      put64 (export_size ());
-      put16 (export_flags ());
-      opt_reply (option, REP_ACK, 0);
-      if (option == OPT_GO) {
-        free (data);
-        return;
-      }
-      break;
-    default:
-      opt_reply (option, REP_ERR_UNSUP, 0);
-    }
+    done = scripted_option (option, data, len, client_flags);
     free (data);
   }
 }
@@ -427,13 +551,57 @@ good_read (uint64_t cookie, uint64_t offset, uint32_t count)
   }
 }
 
+/* 1-byte data chunks: the even bytes last first, then the odd ones
+ * likewise, so no chunk lands next to one already there until half
+ * have arrived.  With DUP, byte 1 comes in place of byte 0.
+ */
+static void
+one_byte_chunks (uint64_t cookie, uint64_t offset, uint32_t count, bool dup)
+{
+  uint32_t i, n = 0, pos;
+
+  for (i = 0; i < count; ++i) {
+    if (is ("tiny-chunks"))
+      pos = i;
+    else
+      pos = i < (count + 1) / 2 ? (count - 1) / 2 * 2 - 2 * i
+        : (count - 2) / 2 * 2 + 1 - 2 * (i - (count + 1) / 2);
+    if (dup && pos == 0)
+      pos = 1;
+    data_chunk (cookie, ++n == count ? REPLY_FLAG_DONE : 0, offset + pos, 1);
+  }
+}
+
+static void
+good_read_ctx (const struct script_ctx *c)
+{
+  good_read (c->cookie, c->offset, c->count);
+}
+
+static void
+play (const char *target, uint64_t cookie, uint64_t offset, uint32_t count,
+      void (*good) (const struct script_ctx *))
+{
+  struct script_ctx c = { .cookie = cookie, .offset = offset,
+                          .count = count, .good = good };
+
+  if (script_played || strcmp (script_target, target) != 0) {
+    good (&c);
+    return;
+  }
+  script_played = true;
+  script_play (script_tokens, &c);
+}
+
 /* The first read, answered as the scenario says. */
 static void
 bad_read (uint64_t cookie, uint64_t offset, uint32_t count)
 {
   uint32_t q = count / 4;
 
-  if (is ("short")) {
+  if (is ("ooo-1byte") || is ("ooo-1byte-dup") || is ("tiny-chunks"))
+    one_byte_chunks (cookie, offset, count, is ("ooo-1byte-dup"));
+  else if (is ("short")) {
     data_chunk (cookie, 0, offset, count / 2);
     none_chunk (cookie);
   }
@@ -481,9 +649,37 @@ bad_read (uint64_t cookie, uint64_t offset, uint32_t count)
     good_read (cookie, offset, count);
 }
 
+/* One extent per byte (many-extents), or one for the whole range. */
+static void
+good_block_status (uint64_t cookie, uint32_t count)
+{
+  uint32_t i, n = 1, len = count;
+
+  if (is ("many-extents")) {
+    n = count < 100000 ? count : 100000;
+    len = 1;
+  }
+  chunk_header (cookie, REPLY_FLAG_DONE, REPLY_TYPE_BLOCK_STATUS, 4 + 8 * n);
+  put32 (CONTEXT_ID);
+  for (i = 0; i < n; ++i) {
+    put32 (len);
+    put32 (i & 1);
+  }
+}
+
+static void
+good_block_status_ctx (const struct script_ctx *c)
+{
+  good_block_status (c->cookie, c->count);
+}
+
 static void
 block_status (uint64_t cookie, uint64_t offset, uint32_t count)
 {
+  if (is ("script")) {
+    play ("bs", cookie, offset, count, good_block_status_ctx);
+    return;
+  }
   if (!meta) {
     if (structured)
       error_chunk (cookie, NBD_EINVAL, "no meta context negotiated");
@@ -502,10 +698,7 @@ block_status (uint64_t cookie, uint64_t offset, uint32_t count)
     put32 (0);
     return;
   }
-  chunk_header (cookie, REPLY_FLAG_DONE, REPLY_TYPE_BLOCK_STATUS, 4 + 8);
-  put32 (CONTEXT_ID);
-  put32 (count);
-  put32 (0);
+  good_block_status (cookie, count);
 }
 
 /* The first BATCH reads, held back until all have arrived. */
@@ -521,6 +714,10 @@ read_command (uint64_t cookie, uint64_t offset, uint32_t count)
   static unsigned nr_held;
   unsigned i;
 
+  if (is ("script")) {
+    play ("read", cookie, offset, count, good_read_ctx);
+    return;
+  }
   if (misbehaved) {
     good_read (cookie, offset, count);
     return;
@@ -540,6 +737,12 @@ read_command (uint64_t cookie, uint64_t offset, uint32_t count)
   bad_read (held[0].cookie, held[0].offset, held[0].count);
   for (i = 1; i < batch; ++i)
     good_read (held[i].cookie, held[i].offset, held[i].count);
+}
+
+static void
+good_write_ctx (const struct script_ctx *c)
+{
+  simple_reply (c->cookie, 0);
 }
 
 /* Serve requests until NBD_CMD_DISC or the client goes away. */
@@ -574,7 +777,10 @@ transmission (void)
         simple_reply (cookie, NBD_EINVAL);
       else {
         memcpy (disk + offset, buf, count);
-        simple_reply (cookie, 0);
+        if (is ("script"))
+          play ("write", cookie, offset, count, good_write_ctx);
+        else
+          simple_reply (cookie, 0);
       }
       free (buf);
       continue;
@@ -616,12 +822,17 @@ main (int argc, char *argv[])
   uint64_t i;
   char *colon;
 
-  if (argc != 2) {
-    fprintf (stderr, "usage: %s SCENARIO[:N]\n", argv[0]);
+  if (argc == 4 && strcmp (argv[1], "script") == 0) {
+    script_target = argv[2];
+    script_tokens = argv[3];
+  }
+  else if (argc != 2) {
+    fprintf (stderr, "usage: %s SCENARIO[:N] | script TARGET TOKENS\n",
+             argv[0]);
     exit (EXIT_FAILURE);
   }
   scenario = argv[1];
-  colon = strchr (argv[1], ':');
+  colon = script_target ? NULL : strchr (argv[1], ':');
   if (colon) {
     *colon = '\0';
     batch = atoi (colon + 1);
@@ -629,6 +840,7 @@ main (int argc, char *argv[])
       die ("bad batch count");
   }
 
+  atexit (flush);
   disk = malloc (DISK_SIZE);
   if (disk == NULL)
     die ("malloc");

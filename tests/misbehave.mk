@@ -3,6 +3,7 @@
 
 # fake-server speaks NBD itself: it must not link our library.
 check_PROGRAMS += fake-server
+fake_server_SOURCES = fake-server.c fake-script.c fake-server.h
 fake_server_LDADD =
 
 misbehave_tests = \
@@ -19,10 +20,21 @@ misbehave_tests = \
 	misbehave-hangup \
 	misbehave-block-status-bad \
 	misbehave-no-go \
-	misbehave-extra-context
+	misbehave-extra-context \
+	misbehave-ooo-chunks \
+	misbehave-error-offset
 
 check_PROGRAMS += $(misbehave_tests)
 TESTS += $(misbehave_tests)
 
 # Connecting to fake-server, and the checks several scenarios share.
 EXTRA_DIST += misbehave-common.h
+
+# The hostile-server matrix: one TAP result per scenario, each counted.
+check_PROGRAMS += misbehave-matrix
+TESTS += misbehave-matrix.tap
+EXTRA_DIST += misbehave-matrix.tap
+TEST_EXTENSIONS = .tap
+TAP_LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) \
+	$(top_srcdir)/build-aux/tap-driver.sh
+TAP_LOG_COMPILER = $(LOG_COMPILER)

@@ -1,0 +1,59 @@
+# copy-functions.sh: helpers for nbdcopy's shell tests (source it).
+
+source "${srcdir:-.}/../tests/functions.sh"
+
+# make_sparse_file NAME SIZE: a file of SIZE bytes with holes and a few
+# runs of random data, some of them at unaligned offsets and lengths,
+# one runs to the very end.
+make_sparse_file ()
+{
+  local name=$1 size=$2
+  rm -f "$name"
+  truncate -s "$size" "$name"
+  put_random "$name" 0 65536
+  put_random "$name" $((size / 3 + 777)) 300000
+  put_random "$name" $((size / 2 + 4096)) 1048576
+  put_random "$name" $((size - 5000)) 5000
+  # Small sizes: the runs above must not make the file longer.
+  truncate -s "$size" "$name"
+}
+
+# put_random FILE OFFSET LENGTH
+put_random ()
+{
+  head -c "$3" /dev/urandom |
+    dd of="$1" bs=64k seek="$2" oflag=seek_bytes conv=notrunc \
+       status=none
+}
+
+# A fresh temporary directory, removed at exit.
+make_tmpdir ()
+{
+  tmp=$(mktemp -d /tmp/nbdcopy-test.XXXXXX)
+  cleanup_fn rm -rf "$tmp"
+}
+
+# start_nbdkit SOCKET ARGS...: a background nbdkit on a Unix socket,
+# killed at exit.
+start_nbdkit ()
+{
+  local sock=$1 pidfile
+  shift
+  pidfile="$sock.pid"
+  nbdkit -U "$sock" -P "$pidfile" -f "$@" &
+  for _ in $(seq 100); do
+    [ -s "$pidfile" ] && break
+    sleep 0.1
+  done
+  if [ ! -s "$pidfile" ]; then
+    echo "$0: nbdkit did not start"
+    exit 1
+  fi
+  cleanup_fn kill "$(cat "$pidfile")"
+}
+
+# Under make check-valgrind, valgrind must run the real nbdcopy, not
+# libtool's wrapper script in its place.
+if [ -n "$VG" ]; then
+  VG="${builddir:-.}/../libtool --mode=execute $VG"
+fi

@@ -1,0 +1,444 @@
+/* copy-multi.c: the multi-threaded copy.  Each worker owns its NBD
+ * connections, its buffers and its poll loop, and takes the next range
+ * of the source until none is left, so workers share nothing but one
+ * counter.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "nbdcopy.h"
+
+struct worker;
+
+/* A read buffer, busy from its read until its last write is done. */
+struct slot {
+  struct worker *w;
+  char *buf;                    /* request_size bytes, allocated on use */
+  uint64_t offset;
+  size_t count;
+  unsigned refs;                /* the read plus each write in flight */
+};
+
+struct worker {
+  size_t index;                 /* also the connection index */
+  pthread_t thread;
+  struct nbd_handle *src_h, *dst_h; /* NULL unless that end is NBD */
+  struct slot *slots;
+  struct slot **free;
+  size_t nr_slots, nr_free;
+  unsigned zeros_in_flight;     /* NBD zero commands, no slot */
+  struct extent_list extents;
+};
+
+/* An NBD write or zero in flight, for the error message. */
+struct pending {
+  struct worker *w;
+  struct slot *s;               /* NULL for a zero */
+  uint64_t offset;
+};
+
+static _Atomic uint64_t next_offset;
+/* Only when nothing needs to look at the data in user space. */
+static bool use_copy_file_range;
+static pthread_mutex_t done_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER;
+static unsigned workers_done;
+
+static void *
+xmalloc (size_t n)
+{
+  void *p = malloc (n);
+
+  if (p == NULL) {
+    perror ("malloc");
+    exit (EXIT_FAILURE);
+  }
+  return p;
+}
+
+static unsigned
+busy (struct worker *w)
+{
+  return (w->nr_slots - w->nr_free) + w->zeros_in_flight;
+}
+
+/* The set of connections poll_once waits on. */
+struct poll_set {
+  struct pollfd p[2];
+  struct rw *rw[2];
+  struct nbd_handle *h[2];
+  size_t n;
+};
+
+static void
+add_poll (struct poll_set *ps, struct rw *rw, struct nbd_handle *h)
+{
+  unsigned dir;
+  size_t n = ps->n;
+
+  if (h == NULL || nbd_aio_in_flight (h) <= 0)
+    return;
+  dir = nbd_aio_get_direction (h);
+  ps->p[n].fd = nbd_aio_get_fd (h);
+  if (ps->p[n].fd == -1)
+    die_io (rw, "poll", 0, nbd_get_errno (), nbd_get_error ());
+  ps->p[n].events = ((dir & LIBNBD_AIO_DIRECTION_READ) ? POLLIN : 0) |
+    ((dir & LIBNBD_AIO_DIRECTION_WRITE) ? POLLOUT : 0);
+  ps->p[n].revents = 0;
+  ps->rw[n] = rw;
+  ps->h[n] = h;
+  ps->n++;
+}
+
+static void
+notify (struct rw *rw, struct nbd_handle *h, short revents)
+{
+  int r = 0;
+
+  if (revents & (POLLIN | POLLHUP | POLLERR))
+    r = nbd_aio_notify_read (h);
+  else if (revents & POLLOUT)
+    r = nbd_aio_notify_write (h);
+  if (r == -1)
+    die_io (rw, "poll", 0, nbd_get_errno (), nbd_get_error ());
+}
+
+/* Wait for either connection of the worker to make progress.  Only
+ * NBD commands can be in flight, since local I/O completes at once.
+ */
+static void
+poll_once (struct worker *w)
+{
+  struct poll_set ps = { .n = 0 };
+  size_t i;
+
+  add_poll (&ps, &src, w->src_h);
+  add_poll (&ps, &dst, w->dst_h);
+  if (ps.n == 0) {
+    fprintf (stderr, "nbdcopy: internal error: nothing to wait for\n");
+    abort ();
+  }
+  if (poll (ps.p, ps.n, -1) == -1) {
+    if (errno == EINTR)
+      return;
+    perror ("poll");
+    exit (EXIT_FAILURE);
+  }
+  for (i = 0; i < ps.n; i++)
+    notify (ps.rw[i], ps.h[i], ps.p[i].revents);
+}
+
+/* Wait until another command may start (and a slot is free if
+ * NEED_SLOT).  Never called from a completion callback, where polling
+ * would re-enter the handle.
+ */
+static void
+wait_capacity (struct worker *w, bool need_slot)
+{
+  while ((need_slot && w->nr_free == 0) || busy (w) >= opt.requests)
+    poll_once (w);
+}
+
+static void
+slot_put (struct slot *s)
+{
+  if (--s->refs == 0)
+    s->w->free[s->w->nr_free++] = s;
+}
+
+static struct pending *
+new_pending (struct worker *w, struct slot *s, uint64_t offset)
+{
+  struct pending *p = xmalloc (sizeof *p);
+
+  *p = (struct pending) { w, s, offset };
+  return p;
+}
+
+static int
+write_done (void *vp, int *error)
+{
+  struct pending *p = vp;
+
+  if (*error)
+    die_io (&dst, "write", p->offset, *error, NULL);
+  if (p->s)
+    slot_put (p->s);
+  else
+    p->w->zeros_in_flight--;
+  return 1;
+}
+
+static void
+aio_failed (struct rw *rw, const char *what, uint64_t offset)
+{
+  die_io (rw, what, offset, nbd_get_errno (), nbd_get_error ());
+}
+
+/* Zero an NBD destination range with commands of at most MAX, or
+ * writes from the zero buffer when the server cannot zero.
+ */
+static void
+nbd_zero_range (struct worker *w, uint64_t offset, uint64_t len,
+                bool may_wait)
+{
+  uint64_t n, max = dst.can_zero ? MAX_ZERO_SIZE : opt.request_size;
+  uint32_t flags = opt.allocated ? LIBNBD_CMD_FLAG_NO_HOLE : 0;
+  nbd_completion_callback cb = { .callback = write_done, .free = free };
+  int r;
+
+  for (; len > 0; offset += n, len -= n) {
+    n = len < max ? len : max;
+    if (may_wait)
+      wait_capacity (w, false);
+    cb.user_data = new_pending (w, NULL, offset);
+    w->zeros_in_flight++;
+    if (dst.can_zero)
+      r = nbd_aio_zero (w->dst_h, n, offset, cb, flags);
+    else
+      r = nbd_aio_pwrite (w->dst_h, zero_buffer (n), n, offset, cb, 0);
+    if (r == -1)
+      aio_failed (&dst, "zero", offset);
+  }
+}
+
+static void
+zero_range (struct worker *w, uint64_t offset, uint64_t len, bool may_wait)
+{
+  if (dst.kind == RW_NULL || (opt.destination_is_zero && !opt.allocated))
+    return;
+  if (dst.kind == RW_NBD)
+    nbd_zero_range (w, offset, len, may_wait);
+  else
+    rw_zero (&dst, w->index, offset, len);
+}
+
+/* One run of a finished read: zeroes or data for the destination.
+ * Runs from a completion callback, so it must not wait.
+ */
+static void
+write_run (void *opaque, uint64_t offset, size_t len, size_t buf_offset,
+           bool zero)
+{
+  struct slot *s = opaque;
+  nbd_completion_callback cb = { .callback = write_done, .free = free };
+
+  if (zero) {
+    zero_range (s->w, offset, len, false);
+    return;
+  }
+  if (dst.kind != RW_NBD) {
+    rw_pwrite (&dst, s->w->index, s->buf + buf_offset, len, offset);
+    return;
+  }
+  s->refs++;
+  cb.user_data = new_pending (s->w, s, offset);
+  if (nbd_aio_pwrite (s->w->dst_h, s->buf + buf_offset, len, offset, cb,
+                      0) == -1)
+    aio_failed (&dst, "write", offset);
+}
+
+static void
+finish_read (struct slot *s)
+{
+  if (opt.blkhash_digest)
+    blkhash_data (s->offset, s->buf, s->count);
+  if (dst.kind != RW_NULL)
+    split_runs (s->buf, s->count, s->offset, write_run, s);
+  atomic_fetch_add (&bytes_done, s->count);
+  slot_put (s);
+}
+
+static int
+read_done (void *vp, int *error)
+{
+  struct slot *s = vp;
+
+  if (*error)
+    die_io (&src, "read", s->offset, *error, NULL);
+  finish_read (s);
+  return 1;
+}
+
+static void
+start_read (struct worker *w, uint64_t offset, size_t len)
+{
+  struct slot *s;
+  nbd_completion_callback cb = { .callback = read_done };
+
+  wait_capacity (w, true);
+  s = w->free[--w->nr_free];
+  if (s->buf == NULL)
+    s->buf = xmalloc (opt.request_size);
+  s->offset = offset;
+  s->count = len;
+  s->refs = 1;
+  if (src.kind != RW_NBD) {
+    rw_pread (&src, w->index, s->buf, len, offset);
+    finish_read (s);
+    return;
+  }
+  cb.user_data = s;
+  if (nbd_aio_pread (w->src_h, s->buf, len, offset, cb, 0) == -1)
+    aio_failed (&src, "read", offset);
+}
+
+static void
+copy_extent (struct worker *w, const struct extent *e)
+{
+  uint64_t offset, end = e->offset + e->length;
+  size_t n;
+
+  if (e->zero) {
+    if (opt.blkhash_digest)
+      blkhash_zero (e->offset, e->length);
+    zero_range (w, e->offset, e->length, true);
+    atomic_fetch_add (&bytes_done, e->length);
+    return;
+  }
+  if (use_copy_file_range &&
+      rw_copy_file_range (&src, &dst, e->offset, e->length)) {
+    atomic_fetch_add (&bytes_done, e->length);
+    return;
+  }
+  for (offset = e->offset; offset < end; offset += n) {
+    n = end - offset < opt.request_size ? end - offset : opt.request_size;
+    start_read (w, offset, n);
+  }
+}
+
+static bool
+next_range (uint64_t *offset, uint64_t *len)
+{
+  uint64_t size = work_range_size ();
+  uint64_t off = atomic_fetch_add (&next_offset, size);
+
+  if (off >= (uint64_t) src.size)
+    return false;
+  *offset = off;
+  *len = src.size - off < size ? src.size - off : size;
+  return true;
+}
+
+static void
+init_worker (struct worker *w, size_t index)
+{
+  size_t i, n = opt.queue_size / opt.request_size;
+
+  if (n > opt.requests)
+    n = opt.requests;
+  if (n == 0)
+    n = 1;
+  w->index = index;
+  w->src_h = src.kind == RW_NBD ? src.handles[index] : NULL;
+  w->dst_h = dst.kind == RW_NBD ? dst.handles[index] : NULL;
+  w->slots = calloc (n, sizeof *w->slots);
+  w->free = calloc (n, sizeof *w->free);
+  if (w->slots == NULL || w->free == NULL) {
+    perror ("calloc");
+    exit (EXIT_FAILURE);
+  }
+  for (i = 0; i < n; i++) {
+    w->slots[i].w = w;
+    w->free[i] = &w->slots[n - 1 - i];
+  }
+  w->nr_slots = w->nr_free = n;
+}
+
+static void
+free_worker (struct worker *w)
+{
+  size_t i;
+
+  for (i = 0; i < w->nr_slots; i++)
+    free (w->slots[i].buf);
+  free (w->slots);
+  free (w->free);
+  free (w->extents.v);
+}
+
+static void *
+worker_main (void *vp)
+{
+  struct worker *w = vp;
+  uint64_t offset, len;
+  size_t i;
+
+  while (next_range (&offset, &len)) {
+    rw_extents (&src, w->index, offset, len, &w->extents);
+    if (opt.blkhash_digest)
+      extents_align (&w->extents, opt.blkhash_block_size, src.size);
+    for (i = 0; i < w->extents.len; i++)
+      copy_extent (w, &w->extents.v[i]);
+  }
+  while (busy (w) > 0)
+    poll_once (w);
+  pthread_mutex_lock (&done_lock);
+  workers_done++;
+  pthread_cond_signal (&done_cond);
+  pthread_mutex_unlock (&done_lock);
+  return NULL;
+}
+
+/* With a progress display, wake every 100 ms to redraw it. */
+static void
+wait_for_workers (void)
+{
+  struct timespec ts;
+
+  pthread_mutex_lock (&done_lock);
+  while (workers_done < opt.threads) {
+    if (opt.progress_fd == -1) {
+      pthread_cond_wait (&done_cond, &done_lock);
+      continue;
+    }
+    clock_gettime (CLOCK_REALTIME, &ts);
+    ts.tv_nsec += 100 * 1000 * 1000;
+    if (ts.tv_nsec >= 1000 * 1000 * 1000) {
+      ts.tv_sec++;
+      ts.tv_nsec -= 1000 * 1000 * 1000;
+    }
+    pthread_cond_timedwait (&done_cond, &done_lock, &ts);
+    pthread_mutex_unlock (&done_lock);
+    progress_update (false);
+    pthread_mutex_lock (&done_lock);
+  }
+  pthread_mutex_unlock (&done_lock);
+}
+
+void
+copy_multi (void)
+{
+  struct worker *workers = calloc (opt.threads, sizeof *workers);
+  size_t i;
+  int err;
+
+  if (workers == NULL) {
+    perror ("calloc");
+    exit (EXIT_FAILURE);
+  }
+  use_copy_file_range = src.kind == RW_FILE && dst.kind == RW_FILE &&
+    opt.sparse_size == 0 && !opt.blkhash_digest && !opt.allocated;
+  for (i = 0; i < opt.threads; i++) {
+    init_worker (&workers[i], i);
+    err = pthread_create (&workers[i].thread, NULL, worker_main,
+                          &workers[i]);
+    if (err != 0) {
+      fprintf (stderr, "nbdcopy: pthread_create: %s\n", strerror (err));
+      exit (EXIT_FAILURE);
+    }
+  }
+  wait_for_workers ();
+  for (i = 0; i < opt.threads; i++) {
+    pthread_join (workers[i].thread, NULL);
+    free_worker (&workers[i]);
+  }
+  free (workers);
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# copy-options.sh: bad options exit 1 with a message saying what is
+# wrong; --help, -V and the option lists exit 0.
+source "${srcdir:-.}/copy-functions.sh"
+set -e
+make_tmpdir
+: > "$tmp/src"
+
+fails ()
+{
+  local expect=$1 status=0
+  shift
+  $VG nbdcopy "$@" "$tmp/src" "$tmp/dst" 2>"$tmp/err" || status=$?
+  cat "$tmp/err"
+  test $status -eq 1
+  grep -q -- "$expect" "$tmp/err"
+}
+
+fails 'power of 2' --request-size=3000
+fails 'power of 2' --request-size=64M
+fails 'power of 2' --request-size=1k
+fails 'could not parse size' --request-size=abc
+fails 'unknown suffix' --request-size=4X
+fails 'could not parse number' --requests=many
+fails 'at least 1' --connections=0
+fails 'power of 2' --sparse=1000
+fails 'power of 2' --sparse=256
+fails 'unrecognized option' --no-such-option
+fails 'unknown digest' --blkhash=nosuchhash
+fails 'could not parse number' --progress=x
+
+# Human sizes are accepted.
+$VG nbdcopy --request-size=1M --queue-size=64M -S 8k "$tmp/src" "$tmp/dst"
+
+status=0
+$VG nbdcopy "$tmp/src" 2>"$tmp/err" || status=$?
+test $status -eq 1
+
+$VG nbdcopy --help | grep -q 'SOURCE DESTINATION'
+$VG nbdcopy -V | grep -q '^nbdcopy '
+$VG nbdcopy --long-options | grep -q '^--request-size$'
+$VG nbdcopy --short-options | grep -q '^-C$'

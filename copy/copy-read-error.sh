@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# copy-read-error.sh: a source whose reads fail from 2 MiB on makes
+# nbdcopy exit non-zero, naming the source and an offset past 2 MiB.
+source "${srcdir:-.}/copy-functions.sh"
+set -e
+requires nbdkit --version
+requires nbdkit sh --version
+make_tmpdir
+cat > "$tmp/plugin.sh" <<'EOS'
+#!/usr/bin/env bash
+case "$1" in
+  get_size) echo 4194304 ;;
+  thread_model) echo parallel ;;
+  pread)
+    if [ "$4" -ge 2097152 ]; then echo "EIO injected failure" >&2; exit 1; fi
+    head -c "$3" /dev/zero | tr '\0' 'x' ;;
+  *) exit 2 ;;
+esac
+EOS
+chmod +x "$tmp/plugin.sh"
+
+for mode in "" --synchronous; do
+  if nbdkit -U - sh "$tmp/plugin.sh" \
+       --run "$VG nbdcopy $mode \"\$uri\" $tmp/dst" 2>"$tmp/err"; then
+    echo "$0: nbdcopy $mode succeeded reading a failing source"
+    exit 1
+  fi
+  cat "$tmp/err"
+  offset=$(sed -n \
+    's/^nbdcopy: nbd+unix:.*: read failed at offset \([0-9]*\): .*/\1/p' \
+    "$tmp/err")
+  test -n "$offset"
+  test "$offset" -ge 2097152
+done

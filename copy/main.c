@@ -1,0 +1,427 @@
+/* main.c: nbdcopy's command line, the checks before copying, the copy. */
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "human-size.h"
+#include "nbdcopy.h"
+
+struct options opt = {
+  .connections = 4,
+  .extents = true,
+  .progress_fd = -1,
+  .queue_size = 8 << 20,
+  .request_size = 1 << 18,
+  .requests = 64,
+  .sparse_size = 4096,
+  .blkhash_block_size = 64 * 1024,
+};
+struct rw src, dst;
+
+enum {
+  HELP_OPTION = CHAR_MAX + 1, LONG_OPTIONS, SHORT_OPTIONS, ALLOCATED,
+  DESTINATION_IS_ZERO, FLUSH, NO_EXTENTS, QUEUE_SIZE, REQUEST_SIZE,
+  SYNCHRONOUS, BLKHASH, BLKHASH_FILE, MULTI_WRITERS,
+};
+
+static const char short_options[] = "C:pR:S:T:vV";
+static const struct option long_options[] = {
+  { "help", no_argument, NULL, HELP_OPTION },
+  { "long-options", no_argument, NULL, LONG_OPTIONS },
+  { "short-options", no_argument, NULL, SHORT_OPTIONS },
+  { "allocated", no_argument, NULL, ALLOCATED },
+  { "blkhash", optional_argument, NULL, BLKHASH },
+  { "blkhash-file", required_argument, NULL, BLKHASH_FILE },
+  { "connections", required_argument, NULL, 'C' },
+  { "destination-is-zero", no_argument, NULL, DESTINATION_IS_ZERO },
+  { "target-is-zero", no_argument, NULL, DESTINATION_IS_ZERO },
+  { "flush", no_argument, NULL, FLUSH },
+  { "multi-writers", no_argument, NULL, MULTI_WRITERS },
+  { "no-extents", no_argument, NULL, NO_EXTENTS },
+  { "progress", optional_argument, NULL, 'p' },
+  { "queue-size", required_argument, NULL, QUEUE_SIZE },
+  { "request-size", required_argument, NULL, REQUEST_SIZE },
+  { "requests", required_argument, NULL, 'R' },
+  { "sparse", required_argument, NULL, 'S' },
+  { "synchronous", no_argument, NULL, SYNCHRONOUS },
+  { "threads", required_argument, NULL, 'T' },
+  { "verbose", no_argument, NULL, 'v' },
+  { "version", no_argument, NULL, 'V' },
+  { NULL, 0, NULL, 0 }
+};
+
+static void __attribute__ ((noreturn))
+usage (FILE *fp, int status)
+{
+  fprintf (fp,
+"Copy to and from an NBD server, a file, a device or a pipe:\n"
+"\n"
+"  nbdcopy [--allocated] [-C N|--connections=N]\n"
+"          [--destination-is-zero|--target-is-zero] [--flush]\n"
+"          [--multi-writers] [--no-extents] [-p|--progress[=FD]]\n"
+"          [--queue-size=N] [--request-size=N] [-R N|--requests=N]\n"
+"          [-S N|--sparse=N] [--synchronous] [-T N|--threads=N] [-v]\n"
+"          [--blkhash[=DIGEST[/BLOCKSIZE]]] [--blkhash-file=FILE]\n"
+"          SOURCE DESTINATION\n"
+"\n"
+"  SOURCE, DESTINATION := - | FILE | DEVICE | NBD-URI | [ CMD ARGS ... ]\n"
+"  DESTINATION += null:\n"
+"\n"
+"Other forms:\n"
+"  nbdcopy --help\n"
+"  nbdcopy -V|--version\n"
+"\n"
+"Examples:\n"
+"  nbdcopy nbd://example.com local.img\n"
+"  nbdcopy nbd://example.com - | file -\n"
+"  nbdcopy local.img nbd://example.com\n"
+"  nbdcopy --blkhash disk.img null:\n"
+"  nbdcopy -- [ qemu-nbd -r -f qcow2 disk.qcow2 ] - | sha256sum\n"
+"\n"
+"Please read the nbdcopy(1) manual page for full usage.\n");
+  exit (status);
+}
+
+static void __attribute__ ((noreturn, format (printf, 1, 2)))
+bad_option (const char *fmt, ...)
+{
+  va_list args;
+
+  fprintf (stderr, "nbdcopy: ");
+  va_start (args, fmt);
+  vfprintf (stderr, fmt, args);
+  va_end (args);
+  fprintf (stderr, "\nTry 'nbdcopy --help' for usage.\n");
+  exit (EXIT_FAILURE);
+}
+
+static void
+list_options (void)
+{
+  size_t i;
+
+  for (i = 0; long_options[i].name; i++) {
+    if (strcmp (long_options[i].name, "long-options") != 0 &&
+        strcmp (long_options[i].name, "short-options") != 0)
+      printf ("--%s\n", long_options[i].name);
+  }
+  exit (EXIT_SUCCESS);
+}
+
+static void
+list_short_options (void)
+{
+  size_t i;
+
+  for (i = 0; short_options[i]; i++)
+    if (short_options[i] != ':')
+      printf ("-%c\n", short_options[i]);
+  exit (EXIT_SUCCESS);
+}
+
+static uint64_t
+parse_size (const char *option, const char *arg)
+{
+  const char *err;
+  int64_t n = human_size_parse (arg, &err);
+
+  if (n < 0)
+    bad_option ("%s: %s: '%s'", option, err, arg);
+  return n;
+}
+
+static unsigned
+parse_unsigned (const char *option, const char *arg, unsigned min)
+{
+  char *end;
+  unsigned long n;
+
+  errno = 0;
+  n = strtoul (arg, &end, 10);
+  if (arg[0] < '0' || arg[0] > '9' || *end != '\0' || errno != 0 ||
+      n > UINT_MAX)
+    bad_option ("%s: could not parse number: '%s'", option, arg);
+  if (n < min)
+    bad_option ("%s: must be at least %u", option, min);
+  return n;
+}
+
+static bool
+is_power_of_2 (uint64_t n)
+{
+  return n > 0 && (n & (n - 1)) == 0;
+}
+
+static void
+parse_progress (const char *arg)
+{
+  if (arg == NULL) {
+    opt.progress_fd = -2;
+    return;
+  }
+  opt.progress_fd = parse_unsigned ("--progress", arg, 0);
+}
+
+/* DIGEST[/BLOCKSIZE] */
+static void
+parse_blkhash (const char *arg)
+{
+  char *copy, *slash;
+
+  opt.blkhash_digest = "sha256";
+  if (arg == NULL) {
+    blkhash_digest_ok (opt.blkhash_digest);
+    return;
+  }
+  copy = strdup (arg);
+  if (copy == NULL) {
+    perror ("strdup");
+    exit (EXIT_FAILURE);
+  }
+  slash = strchr (copy, '/');
+  if (slash) {
+    *slash = '\0';
+    opt.blkhash_block_size = parse_size ("--blkhash", slash + 1);
+    if (opt.blkhash_block_size < 512 ||
+        opt.blkhash_block_size > MAX_REQUEST_SIZE)
+      bad_option ("--blkhash: block size must be between 512 and %d",
+                  MAX_REQUEST_SIZE);
+  }
+  if (copy[0] != '\0')
+    opt.blkhash_digest = copy;  /* kept until exit */
+  else
+    free (copy);
+  if (!blkhash_digest_ok (opt.blkhash_digest))
+    bad_option ("--blkhash: unknown digest: '%s'", opt.blkhash_digest);
+}
+
+static void
+check_sizes (void)
+{
+  if (!is_power_of_2 (opt.request_size) ||
+      opt.request_size < MIN_REQUEST_SIZE ||
+      opt.request_size > MAX_REQUEST_SIZE)
+    bad_option ("--request-size: must be a power of 2 within %d-%d",
+                MIN_REQUEST_SIZE, MAX_REQUEST_SIZE);
+  if (opt.sparse_size != 0 &&
+      (!is_power_of_2 (opt.sparse_size) || opt.sparse_size < 512 ||
+       opt.sparse_size > UINT_MAX))
+    bad_option ("--sparse: must be 0 or a power of 2 within 512-%u",
+                UINT_MAX);
+  if (opt.queue_size == 0)
+    bad_option ("--queue-size: must be at least 1");
+}
+
+/* Parse the options, leaving optind at the first endpoint. */
+static void
+parse_options (int argc, char *argv[])
+{
+  int c;
+
+  for (;;) {
+    c = getopt_long (argc, argv, short_options, long_options, NULL);
+    if (c == -1)
+      break;
+    switch (c) {
+    case HELP_OPTION: usage (stdout, EXIT_SUCCESS);
+    case LONG_OPTIONS: list_options (); break;
+    case SHORT_OPTIONS: list_short_options (); break;
+    case ALLOCATED: opt.allocated = true; break;
+    case BLKHASH: parse_blkhash (optarg); break;
+    case BLKHASH_FILE: opt.blkhash_file = optarg; break;
+    case 'C': opt.connections = parse_unsigned ("--connections", optarg, 1);
+      break;
+    case DESTINATION_IS_ZERO: opt.destination_is_zero = true; break;
+    case FLUSH: opt.flush = true; break;
+    case MULTI_WRITERS: opt.multi_writers = true; break;
+    case NO_EXTENTS: opt.extents = false; break;
+    case 'p': parse_progress (optarg); break;
+    case QUEUE_SIZE: opt.queue_size = parse_size ("--queue-size", optarg);
+      break;
+    case REQUEST_SIZE:
+      opt.request_size = parse_size ("--request-size", optarg);
+      break;
+    case 'R': opt.requests = parse_unsigned ("--requests", optarg, 1); break;
+    case 'S': opt.sparse_size = parse_size ("--sparse", optarg); break;
+    case SYNCHRONOUS: opt.synchronous = true; break;
+    case 'T': opt.threads = parse_unsigned ("--threads", optarg, 0); break;
+    case 'v': opt.verbose = true; break;
+    case 'V':
+      printf ("nbdcopy %s\n", PACKAGE_VERSION);
+      exit (EXIT_SUCCESS);
+    default:
+      fprintf (stderr, "Try 'nbdcopy --help' for usage.\n");
+      exit (EXIT_FAILURE);
+    }
+  }
+  check_sizes ();
+  if (opt.blkhash_file && !opt.blkhash_digest)
+    parse_blkhash (NULL);
+}
+
+/* Parse one endpoint at argv[*i]: a word, or "[ CMD ARGS ... ]".  For
+ * the bracketed form *ARGVP points at the command, NULL-terminated in
+ * place of the "]".
+ */
+static const char *
+parse_endpoint (int argc, char *argv[], int *i, char ***argvp)
+{
+  const char *word;
+  int j;
+
+  *argvp = NULL;
+  if (*i >= argc)
+    bad_option ("expected SOURCE and DESTINATION");
+  word = argv[*i];
+  if (strcmp (word, "[") != 0) {
+    (*i)++;
+    return word;
+  }
+  for (j = *i + 1; j < argc && strcmp (argv[j], "]") != 0; j++)
+    ;
+  if (j >= argc)
+    bad_option ("'[' without a matching ']'");
+  if (j == *i + 1)
+    bad_option ("'[ ]' needs a command between the brackets");
+  argv[j] = NULL;
+  *argvp = &argv[*i + 1];
+  *i = j + 1;
+  return (*argvp)[0];           /* the server's name, for messages */
+}
+
+/* Connections: several only when every NBD end allows multi-conn (or
+ * the user vouches for the destination with --multi-writers), never for
+ * a subprocess, which is one server on one socket.  Threads follow.
+ */
+static void
+choose_connections (void)
+{
+  long n;
+  bool any_nbd = src.kind == RW_NBD || dst.kind == RW_NBD;
+
+  if (opt.threads == 0) {
+    n = sysconf (_SC_NPROCESSORS_ONLN);
+    opt.threads = n > 0 ? n : 1;
+  }
+  if (src.kind == RW_NBD && (!src.can_multi_conn || src.argv))
+    opt.connections = 1;
+  if (dst.kind == RW_NBD &&
+      ((!dst.can_multi_conn && !opt.multi_writers) || dst.argv))
+    opt.connections = 1;
+  if (src.kind == RW_PIPE || dst.kind == RW_PIPE)
+    opt.synchronous = true;
+  if (opt.synchronous)
+    opt.connections = opt.threads = 1;
+  if (any_nbd && opt.threads > opt.connections)
+    opt.threads = opt.connections;
+  if (any_nbd)
+    opt.connections = opt.threads;
+}
+
+/* Request and sparse sizes grow to what the servers prefer; blkhash
+ * needs reads made of whole blocks.
+ */
+static void
+adjust_sizes (void)
+{
+  if (src.preferred > opt.request_size)
+    opt.request_size = src.preferred;
+  if (dst.preferred > opt.request_size)
+    opt.request_size = dst.preferred;
+  if (opt.request_size > MAX_REQUEST_SIZE)
+    opt.request_size = MAX_REQUEST_SIZE;
+  if (opt.sparse_size && dst.preferred > opt.sparse_size)
+    opt.sparse_size = dst.preferred;
+  if (opt.queue_size < opt.request_size)
+    opt.queue_size = opt.request_size;
+  if (opt.blkhash_digest) {
+    uint64_t b = opt.blkhash_block_size;
+    if (opt.request_size < b)
+      opt.request_size = b;
+    else
+      opt.request_size -= opt.request_size % b;
+  }
+}
+
+static void
+print_settings (void)
+{
+  fprintf (stderr, "nbdcopy: source: %s (%s), size %" PRIi64 "\n",
+           src.name, rw_kind_name (src.kind), src.size);
+  fprintf (stderr, "nbdcopy: destination: %s (%s), size %" PRIi64 "\n",
+           dst.name, rw_kind_name (dst.kind), dst.size);
+  fprintf (stderr, "nbdcopy: connections %u, threads %u, requests %u, "
+           "request size %" PRIu64 ", queue size %" PRIu64 ", "
+           "sparse %" PRIu64 ", extents %s, %s\n",
+           opt.connections, opt.threads, opt.requests, opt.request_size,
+           opt.queue_size, opt.sparse_size, opt.extents ? "on" : "off",
+           opt.synchronous ? "synchronous" : "multi-threaded");
+}
+
+static void
+check_destination (void)
+{
+  if (dst.kind == RW_NBD && dst.read_only) {
+    fprintf (stderr, "nbdcopy: %s: the destination is read-only, "
+             "cannot write to it\n", dst.name);
+    exit (EXIT_FAILURE);
+  }
+  if (src.size >= 0 && dst.size >= 0 && dst.size < src.size) {
+    fprintf (stderr, "nbdcopy: destination size (%" PRIi64 ") is smaller "
+             "than source size (%" PRIi64 ")\n", dst.size, src.size);
+    exit (EXIT_FAILURE);
+  }
+}
+
+int
+main (int argc, char *argv[])
+{
+  const char *src_name, *dst_name;
+  char **src_argv, **dst_argv;
+  int i;
+
+  parse_options (argc, argv);
+  i = optind;
+  src_name = parse_endpoint (argc, argv, &i, &src_argv);
+  dst_name = parse_endpoint (argc, argv, &i, &dst_argv);
+  if (i != argc)
+    bad_option ("too many arguments after SOURCE and DESTINATION");
+  if (src_argv == NULL && strcmp (src_name, "null:") == 0)
+    bad_option ("null: can only be the destination");
+
+  open_source (&src, src_name, src_argv);
+  open_destination (&dst, dst_name, dst_argv, src.size);
+  check_destination ();
+  if (src.kind == RW_NBD && !src.can_extents)
+    opt.extents = false;
+  choose_connections ();
+  adjust_sizes ();
+  connect_more (&src, opt.connections);
+  connect_more (&dst, opt.connections);
+  if (opt.verbose)
+    print_settings ();
+  if (opt.blkhash_digest)
+    blkhash_init (src.size);
+
+  if (opt.synchronous)
+    copy_sync ();
+  else
+    copy_multi ();
+
+  if (opt.flush || (opt.multi_writers && dst.kind == RW_NBD))
+    rw_flush (&dst);
+  progress_update (true);
+  if (opt.blkhash_digest)
+    blkhash_finish (atomic_load (&bytes_done));
+  close_endpoint (&src);
+  close_endpoint (&dst);
+  return EXIT_SUCCESS;
+}

@@ -1,0 +1,74 @@
+/* nbd-ops.c: connecting to an NBD endpoint and learning what it can do. */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nbdcopy.h"
+
+static void __attribute__ ((noreturn))
+die_nbd (struct rw *rw)
+{
+  fprintf (stderr, "nbdcopy: %s: %s\n", rw->name, nbd_get_error ());
+  exit (EXIT_FAILURE);
+}
+
+/* One more connection to RW, configured the same way as the first. */
+struct nbd_handle *
+nbd_connect_one (struct rw *rw)
+{
+  struct nbd_handle *h = nbd_create ();
+
+  if (h == NULL)
+    die_nbd (rw);
+  nbd_set_handle_name (h, rw->is_source ? "src" : "dst");
+  if (opt.verbose)
+    nbd_set_debug (h, true);
+  /* Reads need no pre-zeroed buffers: the library fails a read whose
+   * chunks do not cover it.
+   */
+  if (nbd_set_pread_initialize (h, false) == -1)
+    die_nbd (rw);
+  if (rw->is_source && opt.extents &&
+      nbd_add_meta_context (h, LIBNBD_CONTEXT_BASE_ALLOCATION) == -1)
+    die_nbd (rw);
+  if (rw->argv) {
+    if (nbd_connect_systemd_socket_activation (h, rw->argv) == -1)
+      die_nbd (rw);
+  }
+  else {
+    if (nbd_set_uri_allow_local_file (h, true) == -1 ||
+        nbd_connect_uri (h, rw->uri) == -1)
+      die_nbd (rw);
+  }
+  return h;
+}
+
+/* The first connection: what the server offers decides the rest. */
+void
+nbd_open (struct rw *rw)
+{
+  struct nbd_handle *h;
+  int64_t pref;
+
+  rw->kind = RW_NBD;
+  rw->handles = calloc (opt.connections, sizeof *rw->handles);
+  if (rw->handles == NULL) {
+    perror ("calloc");
+    exit (EXIT_FAILURE);
+  }
+  h = rw->handles[0] = nbd_connect_one (rw);
+  rw->nr_handles = 1;
+  rw->size = nbd_get_size (h);
+  if (rw->size == -1)
+    die_nbd (rw);
+  rw->read_only = nbd_is_read_only (h) == 1;
+  rw->can_multi_conn = nbd_can_multi_conn (h) == 1;
+  rw->can_zero = nbd_can_zero (h) == 1;
+  rw->can_flush = nbd_can_flush (h) == 1;
+  rw->can_extents =
+    nbd_can_meta_context (h, LIBNBD_CONTEXT_BASE_ALLOCATION) == 1;
+  pref = nbd_get_block_size (h, LIBNBD_SIZE_PREFERRED);
+  rw->preferred = pref > 0 && pref <= MAX_REQUEST_SIZE ? pref : 0;
+}

@@ -1,0 +1,35 @@
+/* workload.h: the fixed client workload the fuzzer and its replayer run. */
+#ifndef FUZZ_WORKLOAD_H
+#define FUZZ_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Steps of the workload, run in order on one handle. */
+#define WORKLOAD_STEPS 12
+
+/* Run steps [0, limit) as the client on SOCK (one end of a socketpair
+ * whose other end holds the server's bytes).  Returns the first step
+ * that saw the server close the connection (ECONNRESET, or the CLOSED
+ * state after a disconnect), or WORKLOAD_STEPS if none did.
+ * A broken invariant aborts, so the fuzzer reports it.
+ */
+extern int workload_run (int sock, int limit);
+
+/* Whether workload_run asks for extended headers (default false). */
+extern void workload_extended (bool on);
+
+/* Run INPUT as the server's bytes twice (asking for extended headers
+ * when INPUT holds their reply magic): with the server's side
+ * closed at the end of them, then kept open while the steps that did
+ * not need that end run again.  A client that waits for bytes that
+ * will not come blocks in the second run: a hang, caught by the
+ * caller's timeout.
+ */
+extern void workload_both_ways (const uint8_t *input, size_t len);
+
+/* Longest input: the socket buffer must hold all of it. */
+#define WORKLOAD_MAX_INPUT (64 * 1024)
+
+#endif /* FUZZ_WORKLOAD_H */

@@ -1,0 +1,659 @@
+/* ext-server.c: an NBD server on stdin/stdout speaking extended headers. */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <endian.h>
+
+/* Usage: ext-server SCENARIO
+ *
+ * A fixed newstyle server, written from the NBD protocol document,
+ * that agrees to NBD_OPT_EXTENDED_HEADERS and then reads 32-byte
+ * requests and answers with 32-byte reply chunks.  Its export is
+ * 8 GiB, kept as a map of 1 MiB granules, each data (reads give the
+ * pattern of fake-server, bytes of the first granule as written) or
+ * zero (a hole: reads give zeroes).  Block status reports the map in
+ * base:allocation (id 1) and in x-ext:inverse (id 2, flags inverted),
+ * and honours NBD_CMD_FLAG_PAYLOAD_LEN's filter of context ids.
+ *
+ * SCENARIO:
+ *   good           everything right
+ *   refuse         NBD_OPT_EXTENDED_HEADERS refused (NBD_REP_ERR_POLICY)
+ *   invalid        refused with NBD_REP_ERR_INVALID
+ *   absent         the option is unknown (NBD_REP_ERR_UNSUP); compact
+ *                  requests, simple and structured replies
+ *   no-payload     extended headers, without NBD_FLAG_BLOCK_STAT_PAYLOAD
+ * and these, played on the first read (R) or block status (B), with
+ * the rest served right while the stream is still in step:
+ *   simple-magic   R: a simple reply (16 bytes), then nothing
+ *   structured-magic R: a structured chunk header (20 bytes), then
+ *                  nothing: the client must not wait for 32
+ *   wrong-offset   R: a good data chunk whose header offset is wrong
+ *   data-outside   R: a data chunk whose 64-bit offset lies past the
+ *                  request (the header's offset right)
+ *   huge-length    R: a chunk header announcing 2^40 bytes
+ *   unknown-cookie R: an error chunk for a cookie never used, then the
+ *                  right reply
+ *   bs-narrow      B: a 32-bit NBD_REPLY_TYPE_BLOCK_STATUS chunk
+ *   bs-count       B: descriptor count one more than the payload holds
+ *   bs-odd         B: a payload that is not a whole number of extents
+ *   bs-zero        B: a first extent of length 0
+ *   bs-past-end    B: extents running past the end of the export
+ *   bs-flags64     B: every extent's flags with bit 32 set
+ *   ext-on-compact (with the option refused) R: an extended reply
+ */
+
+#define SIZE (UINT64_C (8) << 30)
+#define GRANULE (UINT64_C (1) << 20)
+#define NR_GRANULES (SIZE / GRANULE)
+#define MAX_PAYLOAD (64 * 1024 * 1024)
+
+#define NBDMAGIC UINT64_C (0x4e42444d41474943)
+#define IHAVEOPT UINT64_C (0x49484156454F5054)
+#define OPT_REPLY_MAGIC UINT64_C (0x3e889045565a9)
+#define REQUEST_MAGIC 0x25609513
+#define EXT_REQUEST_MAGIC 0x21e41c71
+#define SIMPLE_REPLY_MAGIC 0x67446698
+#define STRUCTURED_REPLY_MAGIC 0x668e33ef
+#define EXT_REPLY_MAGIC 0x6e8a278c
+
+#define OPT_ABORT 2
+#define OPT_LIST 3
+#define OPT_INFO 6
+#define OPT_GO 7
+#define OPT_STRUCTURED_REPLY 8
+#define OPT_LIST_META_CONTEXT 9
+#define OPT_SET_META_CONTEXT 10
+#define OPT_EXTENDED_HEADERS 11
+
+#define REP_ACK 1
+#define REP_INFO 3
+#define REP_META_CONTEXT 4
+#define REP_ERR_UNSUP 0x80000001
+#define REP_ERR_POLICY 0x80000002
+#define REP_ERR_INVALID 0x80000003
+
+#define CMD_READ 0
+#define CMD_WRITE 1
+#define CMD_DISC 2
+#define CMD_FLUSH 3
+#define CMD_TRIM 4
+#define CMD_CACHE 5
+#define CMD_WRITE_ZEROES 6
+#define CMD_BLOCK_STATUS 7
+#define CMD_FLAG_REQ_ONE 8
+#define CMD_FLAG_PAYLOAD_LEN 32
+
+#define REPLY_FLAG_DONE 1
+#define REPLY_TYPE_NONE 0
+#define REPLY_TYPE_OFFSET_DATA 1
+#define REPLY_TYPE_BLOCK_STATUS 5
+#define REPLY_TYPE_BLOCK_STATUS_EXT 6
+#define REPLY_TYPE_ERROR 0x8001
+
+#define NBD_EINVAL 22
+
+static const char *scenario;
+static bool extended, structured, played;
+static bool contexts[3];        /* ids 1 and 2 selected */
+static unsigned char granule_zero[NR_GRANULES];
+static unsigned char first[GRANULE]; /* granule 0's bytes */
+
+static bool
+is (const char *name)
+{
+  return strcmp (scenario, name) == 0;
+}
+
+static char outbuf[65536];
+static size_t outlen;
+
+static void
+flush (void)
+{
+  const char *p = outbuf;
+  ssize_t r;
+
+  while (outlen > 0) {
+    r = write (STDOUT_FILENO, p, outlen);
+    if (r == -1 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      _exit (EXIT_SUCCESS);
+    p += r;
+    outlen -= r;
+  }
+}
+
+static void
+put (const void *buf, size_t len)
+{
+  const char *p = buf;
+  size_t n;
+
+  while (len > 0) {
+    if (outlen == sizeof outbuf)
+      flush ();
+    n = sizeof outbuf - outlen < len ? sizeof outbuf - outlen : len;
+    memcpy (outbuf + outlen, p, n);
+    outlen += n;
+    p += n;
+    len -= n;
+  }
+}
+
+static void
+get (void *buf, size_t len)
+{
+  char *p = buf;
+  ssize_t r;
+
+  flush ();
+  while (len > 0) {
+    r = read (STDIN_FILENO, p, len);
+    if (r == -1 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      exit (EXIT_SUCCESS);
+    p += r;
+    len -= r;
+  }
+}
+
+static void put16 (uint16_t v) { v = htobe16 (v); put (&v, 2); }
+static void put32 (uint32_t v) { v = htobe32 (v); put (&v, 4); }
+static void put64 (uint64_t v) { v = htobe64 (v); put (&v, 8); }
+static uint16_t get16 (void) { uint16_t v; get (&v, 2); return be16toh (v); }
+static uint32_t get32 (void) { uint32_t v; get (&v, 4); return be32toh (v); }
+static uint64_t get64 (void) { uint64_t v; get (&v, 8); return be64toh (v); }
+
+/* The stream is out of step: say nothing more. */
+static void
+drain (void)
+{
+  char c;
+
+  for (;;)
+    get (&c, 1);
+}
+
+static void
+opt_reply (uint32_t option, uint32_t type, uint32_t len)
+{
+  put64 (OPT_REPLY_MAGIC);
+  put32 (option);
+  put32 (type);
+  put32 (len);
+}
+
+static uint16_t
+export_flags (void)
+{
+  /* HAS_FLAGS, FLUSH, FUA, TRIM, WRITE_ZEROES, CACHE; and the block
+   * status payload once extended headers are on.
+   */
+  uint16_t flags = 1 | 4 | 8 | 32 | 64 | 1024;
+
+  if (extended && !is ("no-payload"))
+    flags |= 1 << 12;
+  return flags;
+}
+
+static const char *const context_names[3] = {
+  NULL, "base:allocation", "x-ext:inverse"
+};
+
+/* NBD_OPT_{LIST,SET}_META_CONTEXT: our two contexts by exact name. */
+static void
+meta_context (uint32_t option, const char *data, uint32_t len)
+{
+  uint32_t namelen, nr, qlen, pos, id;
+
+  if (!structured || len < 8)
+    goto invalid;
+  memcpy (&namelen, data, 4);
+  namelen = be32toh (namelen);
+  if (namelen > len - 8)
+    goto invalid;
+  pos = 4 + namelen;
+  memcpy (&nr, data + pos, 4);
+  nr = be32toh (nr);
+  pos += 4;
+  while (nr-- > 0) {
+    if (len - pos < 4)
+      goto invalid;
+    memcpy (&qlen, data + pos, 4);
+    qlen = be32toh (qlen);
+    pos += 4;
+    if (qlen > len - pos)
+      goto invalid;
+    for (id = 1; id <= 2; ++id)
+      if (qlen == strlen (context_names[id]) &&
+          memcmp (data + pos, context_names[id], qlen) == 0) {
+        opt_reply (option, REP_META_CONTEXT, 4 + qlen);
+        put32 (id);
+        put (context_names[id], qlen);
+        if (option == OPT_SET_META_CONTEXT)
+          contexts[id] = true;
+      }
+    pos += qlen;
+  }
+  opt_reply (option, REP_ACK, 0);
+  return;
+ invalid:
+  opt_reply (option, REP_ERR_INVALID, 0);
+}
+
+static void
+extended_headers (uint32_t option, uint32_t len)
+{
+  if (len != 0 || is ("invalid"))
+    opt_reply (option, REP_ERR_INVALID, 0);
+  else if (is ("refuse") || is ("ext-on-compact"))
+    opt_reply (option, REP_ERR_POLICY, 0);
+  else if (is ("absent"))
+    opt_reply (option, REP_ERR_UNSUP, 0);
+  else {
+    extended = structured = true;
+    opt_reply (option, REP_ACK, 0);
+  }
+}
+
+/* Answer one option; true when transmission begins. */
+static bool
+answer_option (uint32_t option, const char *data, uint32_t len)
+{
+  switch (option) {
+  case OPT_ABORT:
+    opt_reply (option, REP_ACK, 0);
+    flush ();
+    exit (EXIT_SUCCESS);
+  case OPT_EXTENDED_HEADERS:
+    extended_headers (option, len);
+    return false;
+  case OPT_STRUCTURED_REPLY:
+    structured = true;
+    opt_reply (option, REP_ACK, 0);
+    return false;
+  case OPT_LIST_META_CONTEXT:
+  case OPT_SET_META_CONTEXT:
+    if (option == OPT_SET_META_CONTEXT)
+      contexts[1] = contexts[2] = false;
+    meta_context (option, data, len);
+    return false;
+  case OPT_INFO:
+  case OPT_GO:
+    opt_reply (option, REP_INFO, 12);
+    put16 (0);
+    put64 (SIZE);
+    put16 (export_flags ());
+    opt_reply (option, REP_ACK, 0);
+    return option == OPT_GO;
+  }
+  opt_reply (option, REP_ERR_UNSUP, 0);
+  return false;
+}
+
+static void
+handshake (void)
+{
+  uint32_t option, len;
+  char *data;
+  bool go;
+
+  put64 (NBDMAGIC);
+  put64 (IHAVEOPT);
+  put16 (1 | 2);                /* FIXED_NEWSTYLE | NO_ZEROES */
+  get32 ();
+  do {
+    if (get64 () != IHAVEOPT)
+      exit (EXIT_FAILURE);
+    option = get32 ();
+    len = get32 ();
+    if (len > 65536)
+      exit (EXIT_FAILURE);
+    data = malloc (len + 1);
+    if (data == NULL)
+      exit (EXIT_FAILURE);
+    get (data, len);
+    go = answer_option (option, data, len);
+    free (data);
+  } while (!go);
+}
+
+/* A reply chunk header in the negotiated style. */
+static void
+chunk (uint16_t flags, uint16_t type, uint64_t cookie, uint64_t offset,
+       uint64_t len)
+{
+  if (extended) {
+    put32 (EXT_REPLY_MAGIC);
+    put16 (flags);
+    put16 (type);
+    put64 (cookie);
+    put64 (offset);
+    put64 (len);
+  }
+  else {
+    put32 (STRUCTURED_REPLY_MAGIC);
+    put16 (flags);
+    put16 (type);
+    put64 (cookie);
+    put32 (len);
+  }
+}
+
+/* Success without payload, or an error. */
+static void
+reply_status (uint64_t cookie, uint64_t offset, uint32_t error)
+{
+  if (!extended) {
+    put32 (SIMPLE_REPLY_MAGIC);
+    put32 (error);
+    put64 (cookie);
+  }
+  else if (error == 0)
+    chunk (REPLY_FLAG_DONE, REPLY_TYPE_NONE, cookie, offset, 0);
+  else {
+    chunk (REPLY_FLAG_DONE, REPLY_TYPE_ERROR, cookie, offset, 6);
+    put32 (error);
+    put16 (0);
+  }
+}
+
+static unsigned char
+byte_at (uint64_t pos)
+{
+  uint64_t base = pos & ~UINT64_C (7);
+
+  if (granule_zero[pos / GRANULE])
+    return 0;
+  if (pos < GRANULE)
+    return first[pos];
+  return (base >> (8 * (7 - (pos & 7)))) & 0xff;
+}
+
+/* Hostile answers to the first read; true if one was played. */
+static bool
+hostile_read (uint64_t cookie, uint64_t offset, uint64_t count)
+{
+  uint64_t i;
+
+  if (played)
+    return false;
+  if (is ("simple-magic")) {
+    put32 (SIMPLE_REPLY_MAGIC);
+    put32 (0);
+    put64 (cookie);
+    drain ();
+  }
+  if (is ("structured-magic")) {
+    put32 (STRUCTURED_REPLY_MAGIC);
+    put16 (REPLY_FLAG_DONE);
+    put16 (REPLY_TYPE_NONE);
+    put64 (cookie);
+    put32 (0);
+    drain ();
+  }
+  if (is ("huge-length")) {
+    chunk (REPLY_FLAG_DONE, REPLY_TYPE_OFFSET_DATA, cookie, offset,
+           UINT64_C (1) << 40);
+    drain ();
+  }
+  if (is ("unknown-cookie")) {
+    played = true;
+    chunk (REPLY_FLAG_DONE, REPLY_TYPE_ERROR, cookie + 1000, offset, 6);
+    put32 (NBD_EINVAL);
+    put16 (0);
+    return false;
+  }
+  if (is ("ext-on-compact")) {
+    extended = true;
+    chunk (REPLY_FLAG_DONE, REPLY_TYPE_NONE, cookie, offset, 0);
+    drain ();
+  }
+  if (is ("wrong-offset") || is ("data-outside")) {
+    bool outside = is ("data-outside");
+    played = true;
+    chunk (REPLY_FLAG_DONE, REPLY_TYPE_OFFSET_DATA, cookie,
+           outside ? offset : offset + 512, 8 + count);
+    put64 (outside ? offset + (UINT64_C (1) << 32) : offset);
+    for (i = 0; i < count; ++i) {
+      unsigned char c = byte_at (offset + i);
+      put (&c, 1);
+    }
+    return true;
+  }
+  return false;
+}
+
+static void
+do_read (uint64_t cookie, uint64_t offset, uint64_t count)
+{
+  uint64_t i;
+
+  if (hostile_read (cookie, offset, count))
+    return;
+  chunk (REPLY_FLAG_DONE, REPLY_TYPE_OFFSET_DATA, cookie, offset,
+         8 + count);
+  put64 (offset);
+  for (i = 0; i < count; ++i) {
+    unsigned char c = byte_at (offset + i);
+    put (&c, 1);
+  }
+}
+
+static void
+do_write (uint64_t cookie, uint64_t offset, uint64_t count)
+{
+  unsigned char c;
+  uint64_t i;
+
+  for (i = 0; i < count; ++i) {
+    get (&c, 1);
+    if (offset + i < GRANULE)
+      first[offset + i] = c;
+    granule_zero[(offset + i) / GRANULE] = 0;
+  }
+  reply_status (cookie, offset, 0);
+}
+
+/* Trim and zero: whole granules become holes. */
+static void
+do_zero (uint64_t cookie, uint64_t offset, uint64_t count)
+{
+  uint64_t g = (offset + GRANULE - 1) / GRANULE;
+
+  for (; (g + 1) * GRANULE <= offset + count; ++g)
+    granule_zero[g] = 1;
+  reply_status (cookie, offset, 0);
+}
+
+/* The extents of context ID from OFFSET for LEN bytes: runs of
+ * granules of the same kind, at most MAX of them.
+ */
+struct extent { uint64_t len, flags; };
+
+static size_t
+extents (uint32_t id, uint64_t offset, uint64_t len, bool one,
+         struct extent *e, size_t max)
+{
+  size_t n = 0;
+  uint64_t pos = offset, end = offset + len > SIZE ? SIZE : offset + len;
+
+  while (pos < end && n < max) {
+    unsigned z = granule_zero[pos / GRANULE];
+    uint64_t next = (pos / GRANULE + 1) * GRANULE;
+    while (next < end && granule_zero[next / GRANULE] == z)
+      next += GRANULE;
+    if (next > end)
+      next = end;
+    e[n].len = next - pos;
+    e[n].flags = id == 1 ? (z ? 3 : 0) : (z ? 0 : 3);
+    if (!extended && e[n].len > 0x80000000)
+      e[n].len = 0x80000000;
+    pos += e[n].len;
+    n++;
+    if (one)
+      break;
+  }
+  return n;
+}
+
+/* Block status hostility on the extents of the first reply. */
+static void
+spoil (struct extent *e, size_t *n, uint32_t *count, uint64_t offset)
+{
+  if (played)
+    return;
+  if (is ("bs-count"))
+    (*count)++;
+  else if (is ("bs-zero"))
+    e[0].len = 0;
+  else if (is ("bs-past-end")) {
+    e[*n - 1].len += GRANULE;
+  }
+  else if (is ("bs-flags64")) {
+    size_t i;
+    for (i = 0; i < *n; ++i)
+      e[i].flags |= UINT64_C (1) << 32;
+  }
+}
+
+static void
+bs_chunk (uint64_t cookie, uint64_t offset, uint32_t id, bool last,
+          struct extent *e, size_t n)
+{
+  uint32_t count = n;
+  uint16_t flags = last ? REPLY_FLAG_DONE : 0;
+  size_t i;
+
+  spoil (e, &n, &count, offset);
+  if (!extended || (is ("bs-narrow") && !played)) {
+    chunk (flags, REPLY_TYPE_BLOCK_STATUS, cookie, offset, 4 + 8 * n);
+    put32 (id);
+    for (i = 0; i < n; ++i) {
+      put32 (e[i].len);
+      put32 (e[i].flags);
+    }
+    return;
+  }
+  if (is ("bs-odd") && !played) {
+    chunk (flags, REPLY_TYPE_BLOCK_STATUS_EXT, cookie, offset, 8 + 16 + 8);
+    put32 (id);
+    put32 (1);
+    put64 (e[0].len);
+    put64 (e[0].flags);
+    put64 (0);
+    return;
+  }
+  chunk (flags, REPLY_TYPE_BLOCK_STATUS_EXT, cookie, offset, 8 + 16 * n);
+  put32 (id);
+  put32 (count);
+  for (i = 0; i < n; ++i) {
+    put64 (e[i].len);
+    put64 (e[i].flags);
+  }
+}
+
+static void
+do_block_status (uint64_t cookie, uint16_t flags, uint64_t offset,
+                 uint64_t count)
+{
+  bool want[3] = { false, contexts[1], contexts[2] };
+  static struct extent e[64];
+  uint64_t len = count;
+  uint32_t id, last = 0;
+  size_t n;
+
+  if (flags & CMD_FLAG_PAYLOAD_LEN) {
+    /* The payload: the effect length, then the ids to report. */
+    if (count < 8 || count > 8 + 4 * 16 || (count - 8) % 4 != 0)
+      exit (EXIT_FAILURE);
+    len = get64 ();
+    want[1] = want[2] = false;
+    for (count -= 8; count > 0; count -= 4) {
+      id = get32 ();
+      if (id < 1 || id > 2 || !contexts[id]) {
+        reply_status (cookie, offset, NBD_EINVAL);
+        return;
+      }
+      want[id] = true;
+    }
+  }
+  if (offset >= SIZE || len == 0 || (!want[1] && !want[2])) {
+    reply_status (cookie, offset, NBD_EINVAL);
+    return;
+  }
+  for (id = 1; id <= 2; ++id)
+    if (want[id])
+      last = id;
+  for (id = 1; id <= 2; ++id) {
+    if (!want[id])
+      continue;
+    n = extents (id, offset, len, flags & CMD_FLAG_REQ_ONE, e, 64);
+    bs_chunk (cookie, offset, id, id == last, e, n);
+  }
+  played = true;
+}
+
+/* Read one request; false at NBD_CMD_DISC. */
+static bool
+serve_one (void)
+{
+  uint32_t magic = get32 ();
+  uint16_t flags = get16 (), type = get16 ();
+  uint64_t cookie = get64 (), offset = get64 ();
+  uint64_t count = extended ? get64 () : get32 ();
+
+  if (magic != (extended ? EXT_REQUEST_MAGIC : REQUEST_MAGIC)) {
+    fprintf (stderr, "ext-server: bad request magic 0x%x\n", magic);
+    exit (EXIT_FAILURE);
+  }
+  if (type == CMD_DISC)
+    return false;
+  if (type != CMD_BLOCK_STATUS && type != CMD_FLUSH &&
+      (offset > SIZE || count > SIZE - offset)) {
+    if (type == CMD_WRITE)
+      exit (EXIT_FAILURE);
+    reply_status (cookie, offset, NBD_EINVAL);
+    return true;
+  }
+  switch (type) {
+  case CMD_READ:
+    if (count > MAX_PAYLOAD)
+      exit (EXIT_FAILURE);
+    do_read (cookie, offset, count);
+    break;
+  case CMD_WRITE: do_write (cookie, offset, count); break;
+  case CMD_TRIM:
+  case CMD_WRITE_ZEROES: do_zero (cookie, offset, count); break;
+  case CMD_BLOCK_STATUS: do_block_status (cookie, flags, offset, count); break;
+  default: reply_status (cookie, offset, 0);
+  }
+  return true;
+}
+
+int
+main (int argc, char *argv[])
+{
+  uint64_t i;
+
+  if (argc != 2) {
+    fprintf (stderr, "usage: ext-server SCENARIO\n");
+    exit (EXIT_FAILURE);
+  }
+  scenario = argv[1];
+  for (i = 0; i < GRANULE; ++i)
+    first[i] = ((i & ~UINT64_C (7)) >> (8 * (7 - (i & 7)))) & 0xff;
+  handshake ();
+  while (serve_one ())
+    ;
+  flush ();
+  exit (EXIT_SUCCESS);
+}

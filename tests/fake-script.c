@@ -1,0 +1,125 @@
+/* fake-script.c: fake-server's replies spelled out token by token. */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdbool.h>
+#include <string.h>
+#include <endian.h>
+#include <unistd.h>
+
+#include "fake-server.h"
+
+/* A script is a space-separated list of tokens:
+ *
+ *   u8:V u16:V u32:V u64:V   V as a big-endian number
+ *   data:V:V                 the disk's bytes [first V, +second V)
+ *   str:TEXT                 TEXT's bytes (no spaces)
+ *   zero:V                   V zero bytes
+ *   good                     the right answer to the command or option
+ *   close                    exit at once: the connection closes
+ *   hold                     send nothing more (until the client leaves)
+ *
+ * V is a number (decimal or 0x hex) or one of cookie, off, count, end
+ * (off + count), opt, smagic, cmagic (the simple and structured reply
+ * magics), omagic (the option reply magic), followed by any number of
+ * +N or -N.
+ */
+
+static uint64_t
+base_value (const char *s, size_t len, const struct script_ctx *c)
+{
+#define IS(name) (len == strlen (name) && strncmp (s, name, len) == 0)
+  if (IS ("cookie")) return c->cookie;
+  if (IS ("off")) return c->offset;
+  if (IS ("count")) return c->count;
+  if (IS ("end")) return c->offset + c->count;
+  if (IS ("opt")) return c->option;
+  if (IS ("smagic")) return 0x67446698;
+  if (IS ("cmagic")) return 0x668e33ef;
+  if (IS ("omagic")) return UINT64_C (0x3e889045565a9);
+#undef IS
+  return strtoull (s, NULL, 0);
+}
+
+/* Parse V at *P, leaving *P after it. */
+static uint64_t
+value (const char **p, const struct script_ctx *c)
+{
+  const char *s = *p;
+  size_t len = strcspn (s, "+-: ");
+  uint64_t v = base_value (s, len, c);
+  char *end;
+
+  s += len;
+  while (*s == '+' || *s == '-') {
+    uint64_t n = strtoull (s + 1, &end, 0);
+    v = *s == '+' ? v + n : v - n;
+    s = end;
+  }
+  *p = s;
+  return v;
+}
+
+static void
+put_be (uint64_t v, int bytes)
+{
+  unsigned char b[8];
+  int i;
+
+  for (i = 0; i < bytes; ++i)
+    b[i] = v >> (8 * (bytes - 1 - i));
+  put (b, bytes);
+}
+
+/* One token, at P (up to the next space). */
+static void
+play_token (const char *p, const struct script_ctx *c)
+{
+  static const char zeroes[4096];
+  uint64_t a, b;
+
+  if (strncmp (p, "u8:", 3) == 0) { p += 3; put_be (value (&p, c), 1); }
+  else if (strncmp (p, "u16:", 4) == 0) { p += 4; put_be (value (&p, c), 2); }
+  else if (strncmp (p, "u32:", 4) == 0) { p += 4; put_be (value (&p, c), 4); }
+  else if (strncmp (p, "u64:", 4) == 0) { p += 4; put_be (value (&p, c), 8); }
+  else if (strncmp (p, "data:", 5) == 0) {
+    p += 5;
+    a = value (&p, c);
+    p++;
+    b = value (&p, c);
+    put (disk + a, b);
+  }
+  else if (strncmp (p, "zero:", 5) == 0) {
+    p += 5;
+    for (a = value (&p, c); a > 0; a -= b) {
+      b = a < sizeof zeroes ? a : sizeof zeroes;
+      put (zeroes, b);
+    }
+  }
+  else if (strncmp (p, "str:", 4) == 0)
+    put (p + 4, strcspn (p + 4, " "));
+  else if (strncmp (p, "good", 4) == 0)
+    c->good (c);
+  else if (strncmp (p, "close", 5) == 0)
+    exit (EXIT_SUCCESS);
+  else if (strncmp (p, "hold", 4) == 0)
+    drain ();
+  else {
+    fprintf (stderr, "fake-server: unknown script token: %s\n", p);
+    exit (EXIT_FAILURE);
+  }
+}
+
+void
+script_play (const char *tokens, const struct script_ctx *c)
+{
+  const char *p = tokens;
+
+  while (*p) {
+    p += strspn (p, " ");
+    if (*p)
+      play_token (p, c);
+    p += strcspn (p, " ");
+  }
+}
