@@ -450,12 +450,17 @@ extern bool nbd_internal_meta_context_recorded (struct nbd_handle *h,
                                                 uint32_t id);
 extern int nbd_internal_errno_of_nbd_error (uint32_t error);
 extern int nbd_internal_chunk_start (struct nbd_handle *h);
-extern enum state nbd_internal_chunk_next (struct nbd_handle *h,
-                                           enum state data,
-                                           enum state hole,
-                                           enum state payload,
-                                           enum state discard,
-                                           enum state finish);
+/* What a structured reply chunk holds: CHUNK_REPLY.START goes on to
+ * read it accordingly.
+ */
+enum chunk_kind {
+  CHUNK_DATA,                   /* OFFSET_DATA: its offset, then data */
+  CHUNK_HOLE,                   /* OFFSET_HOLE: offset and length */
+  CHUNK_PAYLOAD,                /* block status or error: to chunk_payload */
+  CHUNK_SKIP,                   /* unusable: its bytes are skipped */
+  CHUNK_DONE,                   /* no bytes follow */
+};
+extern enum chunk_kind nbd_internal_chunk_next (struct nbd_handle *h);
 extern const char *nbd_internal_chunk_place_data (struct nbd_handle *h);
 extern void nbd_internal_read_data_arrived (struct nbd_handle *h,
                                             struct command *cmd,
