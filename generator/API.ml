@@ -19,13 +19,13 @@ let debug_closure = {
 let extent_closure = {
   cbname = "extent";
   cbargs = [ CBString "metacontext"; CBUInt64 "offset";
-             CBArrayAndLen ("uint32_t", "entries", "nr_entries");
+             CBArrayAndLen (ElemUInt32, "entries", "nr_entries");
              CBMutable "error" ]
 }
 let extent64_closure = {
   cbname = "extent64";
   cbargs = [ CBString "metacontext"; CBUInt64 "offset";
-             CBArrayAndLen ("nbd_extent", "entries", "nr_entries");
+             CBArrayAndLen (ElemExtent64, "entries", "nr_entries");
              CBMutable "error" ]
 }
 let list_closure = {
@@ -51,25 +51,30 @@ let all_enums = [ tls_enum; block_size_enum ]
 let cmd_flags = {
   flag_prefix = "CMD_FLAG";
   flags = [ "FUA", 0x01; "NO_HOLE", 0x02; "DF", 0x04; "REQ_ONE", 0x08;
-            "FAST_ZERO", 0x10; "PAYLOAD_LEN", 0x20 ]
+            "FAST_ZERO", 0x10; "PAYLOAD_LEN", 0x20 ];
+  unknown = RefusedIfStrict 0xffff
 }
 let handshake_flags = {
   flag_prefix = "HANDSHAKE_FLAG";
-  flags = [ "FIXED_NEWSTYLE", 0x01; "NO_ZEROES", 0x02 ]
+  flags = [ "FIXED_NEWSTYLE", 0x01; "NO_ZEROES", 0x02 ];
+  unknown = Refused
 }
 let strict_flags = {
   flag_prefix = "STRICT";
   flags = [ "COMMANDS", 0x01; "FLAGS", 0x02; "BOUNDS", 0x04;
             "ZERO_SIZE", 0x08; "ALIGN", 0x10; "PAYLOAD", 0x20;
-            "AUTO_FLAG", 0x40 ]
+            "AUTO_FLAG", 0x40 ];
+  unknown = Refused
 }
 let allow_transport_flags = {
   flag_prefix = "ALLOW_TRANSPORT";
-  flags = [ "TCP", 0x01; "UNIX", 0x02; "VSOCK", 0x04; "SSH", 0x08 ]
+  flags = [ "TCP", 0x01; "UNIX", 0x02; "VSOCK", 0x04; "SSH", 0x08 ];
+  unknown = Refused
 }
 let shutdown_flags = {
   flag_prefix = "SHUTDOWN";
-  flags = [ "ABANDON_PENDING", 0x10000 ]
+  flags = [ "ABANDON_PENDING", 0x10000 ];
+  unknown = Refused
 }
 let all_flags = [ cmd_flags; handshake_flags; strict_flags;
                   allow_transport_flags; shutdown_flags ]
@@ -92,8 +97,87 @@ let metadata_namespaces = [
             "allocation-depth", [] ];
 ]
 
-(* The calls.  The four hand-written ones (create, close, get_error,
-   get_errno) are not here; the emitters add them. *)
+(* The calls written by hand in lib/ (see Types.handwritten), in the
+   order include/libnbd.h declares them: nbd_create's attribute names
+   nbd_close. *)
+let handwritten_calls = [
+  { hw_name = "close";
+    hw_arg = HWHandleOrNull; hw_ret = HWNothing;
+    hw_shortdesc = "close a libnbd handle";
+    hw_longdesc = "\
+Close the connection to the server, if any, and free the handle and
+everything it holds.  Commands that were not retired yet are
+abandoned: the completion callback of each one still pending is called
+with an error (C<ENOTCONN> unless the command had failed already),
+then the C<free> functions of their callbacks, and of any other
+callback the handle still holds, are called.  A subprocess started by
+L<nbd_connect_command(3)> or
+L<nbd_connect_systemd_socket_activation(3)> is waited for.
+
+C<h> may be C<NULL>, in which case nothing happens.  The handle must
+not be used again, and no other thread may be using it during the
+call.";
+    hw_retdesc = "This call returns nothing.";
+    hw_first_version = (1, 0);
+    hw_see_also = [ "create"; "shutdown" ] };
+
+  { hw_name = "create";
+    hw_arg = HWVoid; hw_ret = HWNewHandle;
+    hw_shortdesc = "create a libnbd handle";
+    hw_longdesc = "\
+Create a new handle.  A handle holds the settings of one connection to
+one NBD server and the state of that connection.  It starts
+unconnected: change its settings with the C<nbd_set_*> calls, then
+connect with one of the C<nbd_connect_*> or C<nbd_aio_connect_*>
+calls.
+
+If C<LIBNBD_DEBUG=1> is set in the environment, debugging is enabled
+on the new handle (see L<nbd_set_debug(3)>).
+
+Close the handle with L<nbd_close(3)> when it is no longer needed.";
+    hw_retdesc = "\
+Returns a new handle, or C<NULL> on error (only when memory runs
+out).";
+    hw_first_version = (1, 0);
+    hw_see_also = [ "close"; "set_debug"; "set_handle_name"; "get_error" ] };
+
+  { hw_name = "get_error";
+    hw_arg = HWVoid; hw_ret = HWStaticString;
+    hw_shortdesc = "return the text of the last error in this thread";
+    hw_longdesc = "\
+Return the message of the last error that a libnbd call reported in
+the calling thread, prefixed with the name of the call that failed,
+as in C<nbd_pread: ...>.  Errors are thread-local, so a failure in
+one thread does not change what another thread sees.
+
+Only look at the message right after a call has returned its error
+value: calls that succeed do not always clear it.";
+    hw_retdesc = "\
+Returns the message, or C<NULL> if no error has been reported in this
+thread.  The string belongs to the library: do not free it.  It stays
+valid until the next libnbd call in the same thread.";
+    hw_first_version = (1, 0);
+    hw_see_also = [ "get_errno"; "create" ] };
+
+  { hw_name = "get_errno";
+    hw_arg = HWVoid; hw_ret = HWInt;
+    hw_shortdesc = "return the errno of the last error in this thread";
+    hw_longdesc = "\
+Return the C<errno> value that goes with the last error reported by a
+libnbd call in the calling thread, for example C<ENOTCONN> when a
+call needs a connected handle.  Like the message from
+L<nbd_get_error(3)>, it is thread-local and only meaningful right
+after a call has returned its error value.";
+    hw_retdesc = "\
+Returns the error number, or 0 if none is known.  This call does not
+fail.";
+    hw_first_version = (1, 0);
+    hw_see_also = [ "get_error"; "create" ] };
+]
+
+let handwritten_names = List.map (fun h -> h.hw_name) handwritten_calls
+
+(* The calls with a generated wrapper in lib/api.c. *)
 let handle_calls = [
   "set_debug", {
     default_call with
@@ -3115,7 +3199,7 @@ the state of the handle.";
    message naming the faulty call. *)
 let check_table () =
   let fail fmt = Printf.ksprintf failwith fmt in
-  let hand_written = [ "create"; "close"; "get_error"; "get_errno" ] in
+  let hand_written = handwritten_names in
   let names = List.map fst handle_calls in
   let is_call n = List.mem n names || List.mem n hand_written in
   let starts_with p s =
@@ -3160,6 +3244,63 @@ let check_table () =
   let states_known = [ "created"; "connecting"; "negotiating"; "ready";
                        "processing"; "dead"; "closed" ] in
 
+  (* What every call, generated or hand-written, must get right: a
+     stable version, descriptions the man pages can use, links and
+     see-also entries naming calls that exist. *)
+  let check_doc ~version ~shortdesc ~longdesc ~see_also name =
+    let err fmt = Printf.ksprintf (fun s -> fail "API: %s: %s" name s) fmt in
+    (* Version. *)
+    (match version with
+     | (1, minor) when minor >= 0 && minor mod 2 = 0 -> ()
+     | (major, minor) ->
+        err "first_version (%d, %d) is not a stable 1.<even> release"
+          major minor);
+
+    (* Descriptions. *)
+    let sd = shortdesc in
+    if String.trim sd = "" then err "shortdesc is empty";
+    if String.contains sd '\n' then err "shortdesc contains a newline";
+    if ends_with "." sd then err "shortdesc ends with a period";
+    if String.trim sd <> sd then
+      err "shortdesc has leading or trailing white space";
+    if String.trim longdesc = "" then err "longdesc is empty";
+    if String.contains longdesc '\t' then err "longdesc contains a tab";
+    if ends_with "\n" longdesc then
+      err "longdesc ends with a newline";
+    List.iter (
+      fun l ->
+        if not (is_call l) then
+          err "longdesc links to L<nbd_%s(3)> which does not exist" l
+    ) (pod_links longdesc);
+
+    (* See also. *)
+    List.iter (
+      fun s ->
+        if starts_with "nbd_" s then
+          err "see_also %S must not have the nbd_ prefix" s;
+        if not (is_call s) then
+          err "see_also %S is not a known call" s;
+        if s = name then err "see_also refers to the call itself"
+    ) see_also;
+    (match dups see_also with
+     | [] -> ()
+     | d -> err "duplicate see_also: %s" (String.concat ", " d)) in
+
+  (* The hand-written calls. *)
+  List.iter (
+    fun h ->
+      let err fmt =
+        Printf.ksprintf (fun s -> fail "API: %s: %s" h.hw_name s) fmt in
+      if not (valid_ident h.hw_name) then
+        err "name must match [a-z][a-z0-9_]*";
+      check_doc ~version:h.hw_first_version ~shortdesc:h.hw_shortdesc
+        ~longdesc:h.hw_longdesc ~see_also:h.hw_see_also h.hw_name
+  ) handwritten_calls;
+  (match dups hand_written with
+   | [] -> ()
+   | d ->
+      fail "API: duplicate hand-written calls: %s" (String.concat ", " d));
+
   (* Whole table. *)
   if names = [] then fail "API: handle_calls is empty";
   (match dups names with
@@ -3176,42 +3317,8 @@ let check_table () =
       if List.mem name hand_written then
         err "this call is hand-written and must not be in the table";
 
-      (* Version. *)
-      (match c.first_version with
-       | (1, minor) when minor >= 0 && minor mod 2 = 0 -> ()
-       | (major, minor) ->
-          err "first_version (%d, %d) is not a stable 1.<even> release"
-            major minor);
-
-      (* Descriptions. *)
-      let sd = c.shortdesc in
-      if String.trim sd = "" then err "shortdesc is empty";
-      if String.contains sd '\n' then err "shortdesc contains a newline";
-      if ends_with "." sd then err "shortdesc ends with a period";
-      if String.trim sd <> sd then
-        err "shortdesc has leading or trailing white space";
-      if String.trim c.longdesc = "" then err "longdesc is empty";
-      if String.contains c.longdesc '\t' then err "longdesc contains a tab";
-      if ends_with "\n" c.longdesc then
-        err "longdesc ends with a newline";
-      List.iter (
-        fun l ->
-          if not (is_call l) then
-            err "longdesc links to L<nbd_%s(3)> which does not exist" l
-      ) (pod_links c.longdesc);
-
-      (* See also. *)
-      List.iter (
-        fun s ->
-          if starts_with "nbd_" s then
-            err "see_also %S must not have the nbd_ prefix" s;
-          if not (is_call s) then
-            err "see_also %S is not a known call" s;
-          if s = name then err "see_also refers to the call itself"
-      ) c.see_also;
-      (match dups c.see_also with
-       | [] -> ()
-       | d -> err "duplicate see_also: %s" (String.concat ", " d));
+      check_doc ~version:c.first_version ~shortdesc:c.shortdesc
+        ~longdesc:c.longdesc ~see_also:c.see_also name;
 
       (* States. *)
       (match dups c.permitted_states with

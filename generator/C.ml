@@ -5,10 +5,12 @@ open Printf
 open Types
 open Utils
 
-(* The four calls written by hand in lib/, with their first version. *)
-let handwritten = [ "create"; "close"; "get_error"; "get_errno" ]
-
 let calls = API.handle_calls
+
+(* C type of an array element of a callback. *)
+let c_array_elt = function
+  | ElemUInt32 -> "uint32_t"
+  | ElemExtent64 -> "nbd_extent"
 
 let closure_type cl = sprintf "nbd_%s_callback" cl.cbname
 let closure_param cl = sprintf "%s_callback" cl.cbname
@@ -115,12 +117,40 @@ let nonnull_positions c =
   ) c.args;
   List.rev !acc
 
+(* ---- the hand-written calls ---- *)
+
+let hw_ret_type = function
+  | HWNewHandle -> "struct nbd_handle *"
+  | HWNothing -> "void"
+  | HWStaticString -> "const char *"
+  | HWInt -> "int"
+
+let hw_params = function
+  | HWVoid -> "void"
+  | HWHandleOrNull -> "struct nbd_handle *h"
+
+(* "const char *nbd_get_error (void)", without the semicolon. *)
+let hw_prototype h =
+  let ret = hw_ret_type h.hw_ret in
+  sprintf "%s%snbd_%s (%s)" ret
+    (if is_pointer_type ret then "" else " ") h.hw_name (hw_params h.hw_arg)
+
+(* A new handle is freed by nbd_close; a handle argument may be NULL. *)
+let pr_handwritten_decl h =
+  pr "extern %s" (hw_prototype h);
+  (match h.hw_ret, h.hw_arg with
+   | HWNewHandle, _ -> pr "\n    LIBNBD_ATTRIBUTE_ALLOC_DEALLOC(nbd_close);\n"
+   | _, HWHandleOrNull -> pr "; /* h can be NULL */\n"
+   | _, HWVoid -> pr ";\n");
+  pr "#define LIBNBD_HAVE_NBD_%s 1\n\n" (String.uppercase_ascii h.hw_name)
+
 (* ---- include/libnbd.h ---- *)
 
 let pr_closure_typedef cl =
   pr "typedef struct {\n";
   let params = List.concat_map (function
-    | CBArrayAndLen (t, a, l) -> [ sprintf "%s *%s" t a; sprintf "size_t %s" l ]
+    | CBArrayAndLen (t, a, l) ->
+       [ sprintf "%s *%s" (c_array_elt t) a; sprintf "size_t %s" l ]
     | CBBytesIn (b, c) -> [ sprintf "const void *%s" b; sprintf "size_t %s" c ]
     | CBInt n -> [ "int " ^ n ]
     | CBUInt n -> [ "unsigned " ^ n ]
@@ -172,15 +202,7 @@ let generate_include_libnbd_h () =
   ) API.all_flags;
   List.iter (fun (n, v) -> pr "#define LIBNBD_%-36s %d\n" n v) API.constants;
   pr "\n";
-  pr "extern void nbd_close (struct nbd_handle *h); /* h can be NULL */\n";
-  pr "#define LIBNBD_HAVE_NBD_CLOSE 1\n\n";
-  pr "extern struct nbd_handle *nbd_create (void)\n";
-  pr "    LIBNBD_ATTRIBUTE_ALLOC_DEALLOC(nbd_close);\n";
-  pr "#define LIBNBD_HAVE_NBD_CREATE 1\n\n";
-  pr "extern const char *nbd_get_error (void);\n";
-  pr "#define LIBNBD_HAVE_NBD_GET_ERROR 1\n\n";
-  pr "extern int nbd_get_errno (void);\n";
-  pr "#define LIBNBD_HAVE_NBD_GET_ERRNO 1\n\n";
+  List.iter pr_handwritten_decl API.handwritten_calls;
   pr "/* A block status extent of the 64-bit callback. */\n";
   pr "typedef struct {\n  uint64_t length;\n  uint64_t flags;\n} nbd_extent;\n\n";
   pr "/* Callbacks are passed by value, not by reference.  See CALLBACKS\n";
@@ -235,17 +257,20 @@ let generate_lib_unlocked_h () =
 let generate_lib_libnbd_syms () =
   generated_header ~comment:"#" "libnbd: the ELF symbol versions";
   let versions =
-    List.sort_uniq compare (List.map (fun (_, c) -> c.first_version) calls) in
+    List.sort_uniq compare
+      (List.map (fun (_, c) -> c.first_version) calls
+       @ List.map (fun h -> h.hw_first_version) API.handwritten_calls) in
   let prev = ref None in
   List.iter (fun (maj, min) ->
     pr "LIBNBD_%d.%d {\n  global:\n" maj min;
     let names =
       List.filter_map (fun (n, c) ->
         if c.first_version = (maj, min) then Some ("nbd_" ^ n) else None
-      ) calls in
-    let names =
-      if (maj, min) = (1, 0)
-      then names @ List.map (fun n -> "nbd_" ^ n) handwritten else names in
+      ) calls
+      @ List.filter_map (fun h ->
+          if h.hw_first_version = (maj, min) then Some ("nbd_" ^ h.hw_name)
+          else None
+        ) API.handwritten_calls in
     List.iter (pr "    %s;\n") (List.sort compare names);
     if !prev = None then pr "  local: *;\n";
     (match !prev with
@@ -297,6 +322,11 @@ let pr_state_check name c =
   pr "               \"%s\");\n" (describe_states c.permitted_states);
   pr "    return false;\n  }\n  return true;\n}\n\n"
 
+(* The bound of RefusedIfStrict, as the C limit it is. *)
+let c_max_name = function
+  | 0xffff -> "UINT16_MAX"
+  | n -> sprintf "0x%xU" n
+
 let flags_mask f allowed =
   List.fold_left (fun m (n, v) ->
     match allowed with
@@ -339,13 +369,13 @@ let pr_arg_checks name c errcode =
   List.iter (function
     | OFlags (n, f, allowed) ->
        let mask = flags_mask f allowed in
-       if f.flag_prefix = "CMD_FLAG" then (
-         (* Unknown command flags may be sent on purpose (to test
-            servers) unless strict mode says otherwise. *)
-         pr "  if (unlikely ((%s & ~0x%xU) != 0) &&\n" n mask;
-         pr "      ((h->strict & LIBNBD_STRICT_FLAGS) || %s > UINT16_MAX)) {\n" n
-       ) else
-         pr "  if (unlikely ((%s & ~0x%xU) != 0)) {\n" n mask;
+       (match f.unknown with
+        | RefusedIfStrict max ->
+           pr "  if (unlikely ((%s & ~0x%xU) != 0) &&\n" n mask;
+           pr "      ((h->strict & LIBNBD_STRICT_FLAGS) || %s > %s)) {\n" n
+             (c_max_name max)
+        | Refused ->
+           pr "  if (unlikely ((%s & ~0x%xU) != 0)) {\n" n mask);
        pr "    set_error (EINVAL, \"%%s: invalid value for flag: %%u\",\n";
        pr "               \"%s\", %s);\n" n n;
        fail ()

@@ -5,349 +5,9 @@ open Printf
 open Types
 open Utils
 
-(* ---- POD to troff ---- *)
-
-(* Escape text for troff.  In code, '-' is a minus so it is not
-   hyphenated or turned into a dash. *)
-let escape ?(code = false) s =
-  let b = Buffer.create (String.length s + 8) in
-  String.iter (function
-    | '\\' -> Buffer.add_string b "\\e"
-    | '-' when code -> Buffer.add_string b "\\-"
-    | c -> Buffer.add_char b c) s;
-  Buffer.contents b
-
-(* A line starting with '.' or '\'' would be read as a request. *)
-let protect_line l =
-  if l <> "" && (l.[0] = '.' || l.[0] = '\'') then "\\&" ^ l else l
-
-let pr_lines text =
-  List.iter (fun l -> pr "%s\n" (protect_line l))
-    (String.split_on_char '\n' text)
-
-let index_from s i sub =
-  let n = String.length s and m = String.length sub in
-  let rec loop j =
-    if j + m > n then None
-    else if String.sub s j m = sub then Some j
-    else loop (j + 1) in
-  loop i
-
-(* L<...>: a page, a section of a page, or text|target. *)
-let pod_link where target =
-  let target, text =
-    match String.index_opt target '|' with
-    | Some i -> String.sub target (i + 1) (String.length target - i - 1),
-                Some (String.sub target 0 i)
-    | None -> target, None in
-  let unquote s =
-    let n = String.length s in
-    if n >= 2 && s.[0] = '"' && s.[n - 1] = '"' then String.sub s 1 (n - 2)
-    else s in
-  let section s = sprintf "\\(lq%s\\(rq" (escape (unquote s)) in
-  let page p =
-    match String.index_opt p '(' with
-    | Some i when p.[String.length p - 1] = ')' && i > 0 ->
-       sprintf "\\fB\\%%%s\\fR%s" (escape ~code:true (String.sub p 0 i))
-         (String.sub p i (String.length p - i))
-    | _ -> failwithf "%s: POD: L<%s>: not a man page reference" where p in
-  match text with
-  | Some t -> escape t
-  | None ->
-     if target <> "" && target.[0] = '/' then
-       section (String.sub target 1 (String.length target - 1))
-     else
-       match String.index_opt target '/' with
-       | Some i when i > 0 && target.[i - 1] = ')' ->
-          sprintf "%s in %s"
-            (section (String.sub target (i + 1) (String.length target - i - 1)))
-            (page (String.sub target 0 i))
-       | _ -> page target
-
-(* Inline markup: C<> B<> I<> F<> L<> E<> S<> Z<> X<>, also in the
-   C<< ... >> form.  Parsed into a tree, then rendered; fonts nest, so
-   closing one returns to the enclosing font.  Anything unbalanced or
-   unknown is an error. *)
-type pod_node = Text of string | Mark of char * pod_node list
-
-let pod_parse where s =
-  let n = String.length s in
-  let fail fmt = ksprintf (fun m -> failwithf "%s: POD: %s" where m) fmt in
-  let at i sub =
-    let m = String.length sub in
-    i + m <= n && String.sub s i m = sub in
-  (* Nodes up to [close] (None: the end); returns them and the index
-     after the closing delimiter. *)
-  let rec nodes i close =
-    let text = Buffer.create 16 in
-    let acc = ref [] in
-    let flush () =
-      if Buffer.length text > 0 then (
-        acc := Text (Buffer.contents text) :: !acc; Buffer.clear text
-      ) in
-    let rec loop i =
-      match close with
-      | Some c when at i c -> flush (); i + String.length c
-      | _ when i >= n ->
-         (match close with
-          | Some _ -> fail "unterminated markup in %S" s
-          | None -> flush (); i)
-      | _ ->
-         match s.[i] with
-         | 'A' .. 'Z' as c when at (i + 1) "<" ->
-            let k = ref 1 in
-            while at (i + 1 + !k) "<" do incr k done;
-            let start, closer =
-              if !k = 1 then i + 2, ">"
-              else (
-                if not (at (i + 1 + !k) " ") then
-                  fail "%c%s must be followed by a space" c
-                    (String.make !k '<');
-                let j = ref (i + 1 + !k) in
-                while at !j " " do incr j done;
-                !j, " " ^ String.make !k '>'
-              ) in
-            flush ();
-            let children, j = nodes start (Some closer) in
-            let children =
-              (* In C<< x >> extra spaces before the closer are padding. *)
-              if !k = 1 then children
-              else match List.rev children with
-                | Text t :: rest ->
-                   let t' = String.trim t in
-                   List.rev (if t' = "" then rest else Text t' :: rest)
-                | _ -> children in
-            acc := Mark (c, children) :: !acc;
-            loop j
-         | ch -> Buffer.add_char text ch; loop (i + 1) in
-    let j = loop i in
-    List.rev !acc, j in
-  fst (nodes 0 None)
-
-let rec pod_plain = function
-  | [] -> ""
-  | Text t :: rest -> t ^ pod_plain rest
-  | Mark ('E', _) as e :: rest -> pod_entity "" e ^ pod_plain rest
-  | Mark (_, ch) :: rest -> pod_plain ch ^ pod_plain rest
-and pod_entity where = function
-  | Mark (_, ch) ->
-     (match pod_plain ch with
-      | "lt" -> "<" | "gt" -> ">" | "sol" -> "/" | "verbar" -> "|"
-      | "quot" -> "\"" | "amp" -> "&" | "apos" -> "'"
-      | e -> failwithf "%s: POD: unknown E<%s>" where e)
-  | Text t -> t
-
-let pod_inline where s =
-  let b = Buffer.create (String.length s + 16) in
-  let rec render ~font ~code ~nbsp nodes =
-    List.iter (function
-      | Text t ->
-         let t = escape ~code t in
-         Buffer.add_string b
-           (if nbsp then String.concat "\\ " (String.split_on_char ' ' t)
-            else t)
-      | Mark (c, ch) ->
-         (* \% stops identifiers being hyphenated. *)
-         let with_font f ~code =
-           Buffer.add_string b ("\\f" ^ f ^ if code then "\\%" else "");
-           render ~font:f ~code ~nbsp ch;
-           Buffer.add_string b ("\\f" ^ font) in
-         match c with
-         | 'C' -> with_font "B" ~code:true
-         | 'B' -> with_font "B" ~code
-         | 'I' -> with_font "I" ~code
-         | 'F' -> with_font "I" ~code:true
-         | 'S' -> render ~font ~code ~nbsp:true ch
-         | 'L' ->
-            Buffer.add_string b (pod_link where (pod_plain ch));
-            if font <> "R" then Buffer.add_string b ("\\f" ^ font)
-         | 'E' ->
-            Buffer.add_string b
-              (escape ~code (pod_entity where (Mark (c, ch))))
-         | 'Z' | 'X' -> ()
-         | _ -> failwithf "%s: POD: unknown markup %c<...>" where c
-    ) nodes in
-  render ~font:"R" ~code:false ~nbsp:false (pod_parse where s);
-  Buffer.contents b
-
-(* Block structure: paragraphs separated by blank lines; verbatim
-   paragraphs start with a space; =over/=item/=back make a list. *)
-let pr_pod where pod =
-  let lines = String.split_on_char '\n' pod in
-  let paras =
-    let rec group cur acc = function
-      | [] -> List.rev (if cur = [] then acc else List.rev cur :: acc)
-      | l :: ls when String.trim l = "" ->
-         group [] (if cur = [] then acc else List.rev cur :: acc) ls
-      | l :: ls -> group (l :: cur) acc ls in
-    group [] [] lines in
-  let is_verbatim p = (List.hd p).[0] = ' ' || (List.hd p).[0] = '\t' in
-  (* Consecutive verbatim paragraphs are one block with blank lines. *)
-  let rec merge = function
-    | a :: b :: rest when is_verbatim a && is_verbatim b ->
-       merge ((a @ [ "" ] @ b) :: rest)
-    | p :: rest -> p :: merge rest
-    | [] -> [] in
-  let paras = merge paras in
-  let fail fmt = ksprintf (fun m -> failwithf "%s: POD: %s" where m) fmt in
-  let over = ref None and after_item = ref false in
-  let start_para () =
-    if !after_item then after_item := false
-    else if !over <> None then pr ".IP\n"
-    else pr ".PP\n" in
-  List.iter (fun p ->
-    let first = List.hd p in
-    if is_verbatim p then (
-      start_para ();
-      let indent l =
-        let i = ref 0 in
-        while !i < String.length l && l.[!i] = ' ' do incr i done;
-        !i in
-      let nonblank = List.filter (fun l -> String.trim l <> "") p in
-      let strip = List.fold_left (fun m l -> min m (indent l)) max_int
-                    nonblank in
-      pr ".RS 4\n.nf\n";
-      List.iter (fun l ->
-        if String.trim l = "" then pr ".sp\n"
-        else
-          let l = String.sub l strip (String.length l - strip) in
-          pr "%s\n" (protect_line (escape ~code:true l))
-      ) p;
-      pr ".fi\n.RE\n"
-    )
-    else if first.[0] = '=' then (
-      if List.length p > 1 && not (string_starts_with ~prefix:"=item" first)
-      then fail "text after %S must be a separate paragraph" first;
-      let cmd, rest =
-        match String.index_opt first ' ' with
-        | Some i -> String.sub first 0 i,
-                    String.trim (String.sub first i (String.length first - i))
-        | None -> first, "" in
-      match cmd with
-      | "=over" ->
-         if !over <> None then fail "nested =over is not supported";
-         let n = if rest = "" then 4
-           else try int_of_string rest
-                with Failure _ -> fail "=over %S: not a number" rest in
-         over := Some n
-      | "=item" ->
-         (match !over with
-          | None -> fail "=item outside =over ... =back"
-          | Some n ->
-             pr ".TP %d\n" n;
-             pr_lines (pod_inline where rest);
-             (* Text right after the tag is the item's first paragraph. *)
-             match List.tl p with
-             | [] -> after_item := true
-             | body ->
-                pr_lines (pod_inline where
-                            (String.concat "\n" (List.map String.trim body))))
-      | "=back" ->
-         if !over = None then fail "=back without =over";
-         over := None; after_item := false
-      | _ -> fail "unsupported POD command %S" cmd
-    )
-    else (
-      start_para ();
-      pr_lines (pod_inline where
-                  (String.concat "\n" (List.map String.trim p)))
-    )
-  ) paras;
-  if !over <> None then fail "=over without =back"
-
 (* ---- pieces of the pages ---- *)
 
-(* The calls written by hand in lib/: name, prototype, shortdesc,
-   longdesc, return value, see_also.  The table does not hold them
-   because they do not take the handle lock (or no handle at all). *)
-type handwritten_call = {
-  hw_name : string;
-  hw_proto : string;
-  hw_short : string;
-  hw_long : string;
-  hw_ret : string;
-  hw_errors : bool;
-  hw_see_also : string list;
-}
-
-let handwritten_calls = [
-  { hw_name = "create";
-    hw_proto = "struct nbd_handle *nbd_create (void);";
-    hw_short = "create a libnbd handle";
-    hw_long = "\
-Create a new handle.  A handle holds the settings of one connection to
-one NBD server and the state of that connection.  It starts
-unconnected: change its settings with the C<nbd_set_*> calls, then
-connect with one of the C<nbd_connect_*> or C<nbd_aio_connect_*>
-calls.
-
-If C<LIBNBD_DEBUG=1> is set in the environment, debugging is enabled
-on the new handle (see L<nbd_set_debug(3)>).
-
-Close the handle with L<nbd_close(3)> when it is no longer needed.";
-    hw_ret = "\
-Returns a new handle, or C<NULL> on error (only when memory runs
-out).";
-    hw_errors = true;
-    hw_see_also = [ "close"; "set_debug"; "set_handle_name"; "get_error" ] };
-
-  { hw_name = "close";
-    hw_proto = "void nbd_close (struct nbd_handle *h);";
-    hw_short = "close a libnbd handle";
-    hw_long = "\
-Close the connection to the server, if any, and free the handle and
-everything it holds.  Commands that were not retired yet are
-abandoned: the completion callback of each one still pending is called
-with an error (C<ENOTCONN> unless the command had failed already),
-then the C<free> functions of their callbacks, and of any other
-callback the handle still holds, are called.  A subprocess started by
-L<nbd_connect_command(3)> or
-L<nbd_connect_systemd_socket_activation(3)> is waited for.
-
-C<h> may be C<NULL>, in which case nothing happens.  The handle must
-not be used again, and no other thread may be using it during the
-call.";
-    hw_ret = "This call returns nothing.";
-    hw_errors = false;
-    hw_see_also = [ "create"; "shutdown" ] };
-
-  { hw_name = "get_error";
-    hw_proto = "const char *nbd_get_error (void);";
-    hw_short = "return the text of the last error in this thread";
-    hw_long = "\
-Return the message of the last error that a libnbd call reported in
-the calling thread, prefixed with the name of the call that failed,
-as in C<nbd_pread: ...>.  Errors are thread-local, so a failure in
-one thread does not change what another thread sees.
-
-Only look at the message right after a call has returned its error
-value: calls that succeed do not always clear it.";
-    hw_ret = "\
-Returns the message, or C<NULL> if no error has been reported in this
-thread.  The string belongs to the library: do not free it.  It stays
-valid until the next libnbd call in the same thread.";
-    hw_errors = false;
-    hw_see_also = [ "get_errno"; "create" ] };
-
-  { hw_name = "get_errno";
-    hw_proto = "int nbd_get_errno (void);";
-    hw_short = "return the errno of the last error in this thread";
-    hw_long = "\
-Return the C<errno> value that goes with the last error reported by a
-libnbd call in the calling thread, for example C<ENOTCONN> when a
-call needs a connected handle.  Like the message from
-L<nbd_get_error(3)>, it is thread-local and only meaningful right
-after a call has returned its error value.";
-    hw_ret = "\
-Returns the error number, or 0 if none is known.  This call does not
-fail.";
-    hw_errors = false;
-    hw_see_also = [ "get_error"; "create" ] };
-]
-
-let all_names =
-  List.map (fun h -> h.hw_name) handwritten_calls
-  @ List.map fst API.handle_calls
+let all_names = API.handwritten_names @ List.map fst API.handle_calls
 
 (* The "generated" warning, then the title. *)
 let pr_title what title =
@@ -360,7 +20,7 @@ let pr_header name shortdesc =
   pr_title (sprintf "nbd_%s(3): %s" name shortdesc)
     ("NBD_" ^ String.uppercase_ascii name);
   pr ".SH NAME\n";
-  pr "nbd_%s \\- %s\n" name (escape shortdesc)
+  pr "nbd_%s \\- %s\n" name (Pod.escape shortdesc)
 
 let pr_synopsis pr_proto =
   pr ".SH SYNOPSIS\n.nf\n.ft B\n#include <libnbd.h>\n.sp\n";
@@ -389,7 +49,8 @@ let pr_see_also name see_also =
 
 let pr_errors_intro err_value =
   pr ".SH ERRORS\n";
-  pr "On error this call returns \\fB%s\\fR; " (escape ~code:true err_value);
+  pr "On error this call returns \\fB%s\\fR; "
+    (Pod.escape ~code:true err_value);
   pr "\\fBnbd_get_error\\fR(3) then gives the text of the error and\n";
   pr "\\fBnbd_get_errno\\fR(3) its \\fIerrno\\fR.\n";
   pr "Both are thread-local.\n"
@@ -407,17 +68,24 @@ let pr_checked_errors c =
     | SockAddrAndLen (b, _) -> [ b ]
     | Closure cl -> [ C.closure_param cl ^ ".callback" ]
     | _ -> []) c.args in
-  (* Unknown command flags are refused only in strict mode. *)
-  let is_cmd f = f.flag_prefix = "CMD_FLAG" in
+  (* Some flags (Types.unknown_flags) are refused only in strict mode. *)
+  let lax f =
+    match f.unknown with RefusedIfStrict _ -> true | Refused -> false in
   let values = List.concat_map (function
     | Enum (n, _) | Flags (n, _) -> [ n ]
     | _ -> []) c.args
     @ List.concat_map (function
-        | OFlags (n, f, _) when not (is_cmd f) -> [ n ]
+        | OFlags (n, f, _) when not (lax f) -> [ n ]
         | _ -> []) c.optargs in
-  let cmd_flags = List.concat_map (function
-    | OFlags (n, f, _) when is_cmd f -> [ n ]
+  let lax_flags = List.concat_map (function
+    | OFlags (n, f, _) when lax f -> [ n ]
     | _ -> []) c.optargs in
+  (* How many bits fit under the bound: 16 for 0xffff. *)
+  let lax_bits = List.fold_left (fun acc -> function
+    | OFlags (_, { unknown = RefusedIfStrict max; _ }, _) ->
+       let rec bits n = if n = 0 then 0 else 1 + bits (n lsr 1) in
+       bits max
+    | _ -> acc) 0 c.optargs in
   let forbidden =
     if c.permitted_states = [] then []
     else List.filter (fun s -> not (List.mem s c.permitted_states))
@@ -428,7 +96,7 @@ let pr_checked_errors c =
     else [], forbidden in
   let code_list l =
     String.concat ", " (List.map (sprintf "\\fI\\%%%s\\fR") l) in
-  if pointers <> [] || values <> [] || cmd_flags <> [] || forbidden <> []
+  if pointers <> [] || values <> [] || lax_flags <> [] || forbidden <> []
   then (
     pr ".PP\n";
     pr "These errors are detected before the call does anything:\n";
@@ -442,12 +110,12 @@ let pr_checked_errors c =
       pr "%s %s a value the call does not accept.\n" (code_list values)
         (if List.length values = 1 then "has" else "has or have")
     );
-    if cmd_flags <> [] then (
+    if lax_flags <> [] then (
       pr ".TP\n.B EINVAL\n";
       pr "%s holds a flag this call does not accept, unless\n"
-        (code_list cmd_flags);
+        (code_list lax_flags);
       pr "\\fBnbd_set_strict_mode\\fR(3) cleared \\fBLIBNBD_STRICT_FLAGS\\fR\n";
-      pr "(bits above the 16 of the protocol are always refused).\n"
+      pr "(bits above the %d of the protocol are always refused).\n" lax_bits
     );
     if wrong_state <> [] then (
       pr ".TP\n.B EINVAL\n";
@@ -506,20 +174,20 @@ let generate_man_page name c =
       (C.all_params c));
 
   pr ".SH DESCRIPTION\n";
-  pr_pod where c.longdesc;
+  Pod.pr_pod where c.longdesc;
   (* Say how lib/api.c treats read buffers, unless the text does. *)
   let mentions sub = index_from c.longdesc 0 sub <> None in
   if not (mentions "pread_initialize") then
   List.iter (function
     | BytesOut (b, _) | BytesPersistOut (b, _) ->
-       pr_pod where (sprintf "\
+       Pod.pr_pod where (sprintf "\
 Unless L<nbd_set_pread_initialize(3)> turned it off, C<%s> is zeroed
 before anything else happens, so it never holds stale data, even if
 the call fails." b)
     | _ -> ()) c.args;
   let closures = C.closures_of c in
   if closures <> [] then
-    pr_pod where (sprintf "\
+    Pod.pr_pod where (sprintf "\
 The C<free> function of %s, if set, is called exactly once, after
 the last call of the callback, even if this call fails.  Callbacks
 run with the handle locked and must not call libnbd on the same
@@ -529,8 +197,8 @@ handle.  See L<libnbd(3)/CALLBACKS>."
             closures)));
 
   pr ".SH RETURN VALUE\n";
-  pr_pod where (return_value c);
-  if not c.may_set_error then pr_pod where "This call does not fail.";
+  Pod.pr_pod where (return_value c);
+  if not c.may_set_error then Pod.pr_pod where "This call does not fail.";
 
   if c.may_set_error then (
     (match C.c_err_value c.ret with
@@ -550,14 +218,16 @@ handle.  See L<libnbd(3)/CALLBACKS>."
 
 let generate_handwritten_page h =
   let where = "nbd_" ^ h.hw_name in
-  pr_header h.hw_name h.hw_short;
-  pr_synopsis (fun () -> pr "%s\n" h.hw_proto);
+  pr_header h.hw_name h.hw_shortdesc;
+  pr_synopsis (fun () -> pr "%s;\n" (C.hw_prototype h));
   pr ".SH DESCRIPTION\n";
-  pr_pod where h.hw_long;
+  Pod.pr_pod where h.hw_longdesc;
   pr ".SH RETURN VALUE\n";
-  pr_pod where h.hw_ret;
-  if h.hw_errors then pr_errors_intro "NULL";
-  pr_version h.hw_name (1, 0);
+  Pod.pr_pod where h.hw_retdesc;
+  (match h.hw_ret with
+   | HWNewHandle -> pr_errors_intro "NULL"
+   | HWNothing | HWStaticString | HWInt -> ());
+  pr_version h.hw_name h.hw_first_version;
   pr_see_also h.hw_name h.hw_see_also
 
 (* ---- libnbd(3) ---- *)
@@ -687,18 +357,18 @@ let generate_libnbd_3 () =
   pr ".SH SYNOPSIS\n.nf\n.ft B\n#include <libnbd.h>\n.ft R\n.fi\n";
   pr ".PP\n.nf\ncc prog.c \\-lnbd\n.fi\n";
   pr ".SH DESCRIPTION\n";
-  pr_pod "libnbd(3)" overview;
+  Pod.pr_pod "libnbd(3)" overview;
   List.iter (fun (title, text) ->
     if String.uppercase_ascii title = title then pr ".SH %s\n" title
     else pr ".SS \"%s\"\n" title;
-    pr_pod "libnbd(3)" text
+    Pod.pr_pod "libnbd(3)" text
   ) sections;
   pr ".SH CALLS\n";
   let short =
-    List.map (fun h -> h.hw_name, h.hw_short) handwritten_calls
+    List.map (fun h -> h.hw_name, h.hw_shortdesc) API.handwritten_calls
     @ List.map (fun (n, c) -> n, c.shortdesc) API.handle_calls in
   List.iter (fun (n, s) ->
-    pr ".TP\n\\fB\\%%nbd_%s\\fR(3)\n%s\n" n (protect_line (escape s))
+    pr ".TP\n\\fB\\%%nbd_%s\\fR(3)\n%s\n" n (Pod.protect_line (Pod.escape s))
   ) (List.sort compare short);
   pr ".SH SEE ALSO\n.ad l\n";
   pr "\\fBnbd_create\\fR(3),\n\\fBnbdkit\\fR(1),\n\\fBqemu\\-nbd\\fR(8)\n"
@@ -724,6 +394,6 @@ let generate_man_pages out =
   List.iter (fun h ->
     out (sprintf "docs/nbd_%s.3" h.hw_name)
       (fun () -> generate_handwritten_page h)
-  ) handwritten_calls;
+  ) API.handwritten_calls;
   out "docs/libnbd.3" generate_libnbd_3;
   out "docs/man-pages.mk" generate_man_pages_mk

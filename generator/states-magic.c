@@ -8,7 +8,11 @@ STATE_MACHINE {
   return 0;
 
  MAGIC.RECV_MAGIC:
-  return nbd_internal_step_recv (h, next_state, %CHECK_MAGIC);
+  switch (nbd_internal_recv_handshake (h)) {
+  case -1: return -1;
+  case 0: SET_NEXT_STATE (%CHECK_MAGIC);
+  }
+  return 0;
 
  MAGIC.CHECK_MAGIC:
   uint64_t version = be64toh (h->sbuf.magic[1]);
@@ -36,7 +40,11 @@ STATE_MACHINE {
   return 0;
 
  OLDSTYLE.RECV_REMAINING:
-  return nbd_internal_step_recv (h, next_state, %CHECK);
+  switch (nbd_internal_recv_handshake (h)) {
+  case -1: return -1;
+  case 0: SET_NEXT_STATE (%CHECK);
+  }
+  return 0;
 
  OLDSTYLE.CHECK:
   const struct nbd_old_handshake *old = &h->sbuf.old_handshake;

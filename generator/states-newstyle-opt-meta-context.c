@@ -61,10 +61,18 @@ STATE_MACHINE {
   return 0;
 
  OPT_META_CONTEXT.SEND:
-  return nbd_internal_step_send_option (h, next_state, %RECV_REPLY);
+  switch (nbd_internal_opt_write (h)) {
+  case -1: return -1;
+  case 0: SET_NEXT_STATE (%RECV_REPLY);
+  }
+  return 0;
 
  OPT_META_CONTEXT.RECV_REPLY:
-  return nbd_internal_step_recv_option (h, next_state, %CHECK_REPLY);
+  switch (nbd_internal_opt_recv_reply (h)) {
+  case -1: return -1;
+  case 0: SET_NEXT_STATE (%CHECK_REPLY);
+  }
+  return 0;
 
  OPT_META_CONTEXT.CHECK_REPLY:
   uint32_t reply = be32toh (h->opt_reply.reply);

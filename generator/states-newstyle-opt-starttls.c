@@ -1,29 +1,5 @@
 /* states-newstyle-opt-starttls.c: NBD_OPT_STARTTLS and the TLS handshake. */
 
-/* One step of the non-blocking handshake: wait in the state whose
- * direction GnuTLS asks for, or go on to DONE.
- */
-static int
-handshake_step (struct nbd_handle *h, enum state *next_state, bool *blocked,
-                enum state read, enum state write, enum state done)
-{
-  switch (nbd_internal_tls_handshake (h)) {
-  case -1:
-    return -1;
-  case 0:
-    *next_state = done;
-    break;
-  case 1:
-    *next_state = read;
-    *blocked = true;
-    break;
-  default:
-    *next_state = write;
-    *blocked = true;
-  }
-  return 0;
-}
-
 /* What the server agreed in plaintext does not carry over into TLS
  * (the protocol says the server forgets it), so neither do we.
  */
@@ -53,10 +29,18 @@ STATE_MACHINE {
   return 0;
 
  OPT_STARTTLS.SEND:
-  return nbd_internal_step_send_option (h, next_state, %RECV_REPLY);
+  switch (nbd_internal_opt_write (h)) {
+  case -1: return -1;
+  case 0: SET_NEXT_STATE (%RECV_REPLY);
+  }
+  return 0;
 
  OPT_STARTTLS.RECV_REPLY:
-  return nbd_internal_step_recv_option (h, next_state, %CHECK_REPLY);
+  switch (nbd_internal_opt_recv_reply (h)) {
+  case -1: return -1;
+  case 0: SET_NEXT_STATE (%CHECK_REPLY);
+  }
+  return 0;
 
  OPT_STARTTLS.CHECK_REPLY:
   uint32_t reply = be32toh (h->opt_reply.reply);
@@ -96,12 +80,24 @@ STATE_MACHINE {
   return 0;
 
  OPT_STARTTLS.RECV_TLS_HANDSHAKE:
-  return handshake_step (h, next_state, blocked, %RECV_TLS_HANDSHAKE,
-                         %SEND_TLS_HANDSHAKE, %FINISH);
+  /* GnuTLS says which way it waits: 1 to read, 2 to write. */
+  switch (nbd_internal_tls_handshake (h)) {
+  case -1: return -1;
+  case 0: SET_NEXT_STATE (%FINISH); break;
+  case 1: SET_NEXT_STATE_AND_BLOCK (%RECV_TLS_HANDSHAKE); break;
+  default: SET_NEXT_STATE_AND_BLOCK (%SEND_TLS_HANDSHAKE);
+  }
+  return 0;
 
  OPT_STARTTLS.SEND_TLS_HANDSHAKE:
-  return handshake_step (h, next_state, blocked, %RECV_TLS_HANDSHAKE,
-                         %SEND_TLS_HANDSHAKE, %FINISH);
+  /* GnuTLS says which way it waits: 1 to read, 2 to write. */
+  switch (nbd_internal_tls_handshake (h)) {
+  case -1: return -1;
+  case 0: SET_NEXT_STATE (%FINISH); break;
+  case 1: SET_NEXT_STATE_AND_BLOCK (%RECV_TLS_HANDSHAKE); break;
+  default: SET_NEXT_STATE_AND_BLOCK (%SEND_TLS_HANDSHAKE);
+  }
+  return 0;
 
  OPT_STARTTLS.FINISH:
   h->tls_negotiated = true;

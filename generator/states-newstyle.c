@@ -17,7 +17,11 @@ STATE_MACHINE {
   return 0;
 
  NEWSTYLE.RECV_GFLAGS:
-  return nbd_internal_step_recv (h, next_state, %CHECK_GFLAGS);
+  switch (nbd_internal_recv_handshake (h)) {
+  case -1: return -1;
+  case 0: SET_NEXT_STATE (%CHECK_GFLAGS);
+  }
+  return 0;
 
  NEWSTYLE.CHECK_GFLAGS:
   uint32_t cflags;
@@ -69,10 +73,18 @@ STATE_MACHINE {
   return 0;
 
  OPT_STRUCTURED_REPLY.SEND:
-  return nbd_internal_step_send_option (h, next_state, %RECV_REPLY);
+  switch (nbd_internal_opt_write (h)) {
+  case -1: return -1;
+  case 0: SET_NEXT_STATE (%RECV_REPLY);
+  }
+  return 0;
 
  OPT_STRUCTURED_REPLY.RECV_REPLY:
-  return nbd_internal_step_recv_option (h, next_state, %CHECK_REPLY);
+  switch (nbd_internal_opt_recv_reply (h)) {
+  case -1: return -1;
+  case 0: SET_NEXT_STATE (%CHECK_REPLY);
+  }
+  return 0;
 
  OPT_STRUCTURED_REPLY.CHECK_REPLY:
   uint32_t reply = be32toh (h->opt_reply.reply);

@@ -3,14 +3,14 @@
  * a read succeeds only if its chunks covered each byte exactly once.
  */
 
-/* Receive the rest of h->rbuf inside a reply.  When the socket runs
- * dry the reply is parked and READY takes over (STATE_READY_START is
- * the enum the generator gives %.READY), so commands can still be
- * issued; the next NotifyRead resumes the parked state.
+/* Receive the rest of h->rbuf inside a reply.  Returns 0 when it is
+ * all there, -1 on error (set), and 1 when the socket ran dry: the
+ * reply is then parked (this state kept in h->reply_parked) and the
+ * body goes to READY, so commands can still be issued; the next
+ * NotifyRead resumes the parked state.
  */
 static int
-recv_reply_part (struct nbd_handle *h, enum state *next_state,
-                 enum state next)
+recv_reply_part (struct nbd_handle *h)
 {
   switch (nbd_internal_recv_into_rbuf (h)) {
   case -1:
@@ -20,10 +20,8 @@ recv_reply_part (struct nbd_handle *h, enum state *next_state,
     return -1;
   case 1:
     h->reply_parked = h->state;
-    *next_state = STATE_READY_START;
-    return 0;
+    return 1;
   }
-  *next_state = next;
   return 0;
 }
 
@@ -132,7 +130,12 @@ STATE_MACHINE {
   return 0;
 
  REPLY.RECV_STRUCTURED_REST:
-  return recv_reply_part (h, next_state, %CHUNK_REPLY);
+  switch (recv_reply_part (h)) {
+  case -1: return -1;
+  case 1: SET_NEXT_STATE (%.READY); return 0;   /* parked */
+  }
+  SET_NEXT_STATE (%CHUNK_REPLY);
+  return 0;
 
  REPLY.SIMPLE_REPLY.START:
   uint64_t cookie = be64toh (h->sbuf.simple.cookie);
@@ -181,21 +184,33 @@ STATE_MACHINE {
   return 0;
 
  REPLY.SIMPLE_REPLY.RECV_READ_PAYLOAD:
-  if (recv_reply_part (h, next_state, %^FINISH_COMMAND) == -1)
-    return -1;
-  if (*next_state == %^FINISH_COMMAND)
-    nbd_internal_read_data_arrived (h, h->reply_cmd, 0,
-                                    h->reply_cmd->count);
+  switch (recv_reply_part (h)) {
+  case -1: return -1;
+  case 1: SET_NEXT_STATE (%.READY); return 0;   /* parked */
+  }
+  nbd_internal_read_data_arrived (h, h->reply_cmd, 0, h->reply_cmd->count);
+  SET_NEXT_STATE (%^FINISH_COMMAND);
   return 0;
 
  REPLY.CHUNK_REPLY.START:
-  return nbd_internal_chunk_start (h) == -1 ? -1
-    : (SET_NEXT_STATE (nbd_internal_chunk_next (h,
-                         %RECV_OFFSET_DATA, %RECV_OFFSET_HOLE,
-                         %RECV_PAYLOAD, %RECV_DISCARD, %FINISH)), 0);
+  if (nbd_internal_chunk_start (h) == -1)
+    return -1;
+  switch (nbd_internal_chunk_next (h)) {
+  case CHUNK_DATA: SET_NEXT_STATE (%RECV_OFFSET_DATA); break;
+  case CHUNK_HOLE: SET_NEXT_STATE (%RECV_OFFSET_HOLE); break;
+  case CHUNK_PAYLOAD: SET_NEXT_STATE (%RECV_PAYLOAD); break;
+  case CHUNK_SKIP: SET_NEXT_STATE (%RECV_DISCARD); break;
+  case CHUNK_DONE: SET_NEXT_STATE (%FINISH); break;
+  }
+  return 0;
 
  REPLY.CHUNK_REPLY.RECV_OFFSET_DATA:
-  return recv_reply_part (h, next_state, %CHECK_OFFSET_DATA);
+  switch (recv_reply_part (h)) {
+  case -1: return -1;
+  case 1: SET_NEXT_STATE (%.READY); return 0;   /* parked */
+  }
+  SET_NEXT_STATE (%CHECK_OFFSET_DATA);
+  return 0;
 
  REPLY.CHUNK_REPLY.CHECK_OFFSET_DATA:
   const char *why;
@@ -210,16 +225,22 @@ STATE_MACHINE {
   return 0;
 
  REPLY.CHUNK_REPLY.RECV_OFFSET_DATA_DATA:
-  if (recv_reply_part (h, next_state, %FINISH) == -1)
-    return -1;
-  if (*next_state == %FINISH)
-    nbd_internal_read_data_arrived (h, h->reply_cmd,
-                                    h->chunk_data_offset,
-                                    h->chunk_data_count);
+  switch (recv_reply_part (h)) {
+  case -1: return -1;
+  case 1: SET_NEXT_STATE (%.READY); return 0;   /* parked */
+  }
+  nbd_internal_read_data_arrived (h, h->reply_cmd, h->chunk_data_offset,
+                                  h->chunk_data_count);
+  SET_NEXT_STATE (%FINISH);
   return 0;
 
  REPLY.CHUNK_REPLY.RECV_OFFSET_HOLE:
-  return recv_reply_part (h, next_state, %CHECK_OFFSET_HOLE);
+  switch (recv_reply_part (h)) {
+  case -1: return -1;
+  case 1: SET_NEXT_STATE (%.READY); return 0;   /* parked */
+  }
+  SET_NEXT_STATE (%CHECK_OFFSET_HOLE);
+  return 0;
 
  REPLY.CHUNK_REPLY.CHECK_OFFSET_HOLE:
   nbd_internal_chunk_hole (h);
@@ -227,12 +248,15 @@ STATE_MACHINE {
   return 0;
 
  REPLY.CHUNK_REPLY.RECV_PAYLOAD:
-  if (recv_reply_part (h, next_state, %CHECK_ERROR) == -1)
-    return -1;
-  if (*next_state == %CHECK_ERROR &&
-      (h->chunk_type == NBD_REPLY_TYPE_BLOCK_STATUS ||
-       h->chunk_type == NBD_REPLY_TYPE_BLOCK_STATUS_EXT))
+  switch (recv_reply_part (h)) {
+  case -1: return -1;
+  case 1: SET_NEXT_STATE (%.READY); return 0;   /* parked */
+  }
+  if (h->chunk_type == NBD_REPLY_TYPE_BLOCK_STATUS ||
+      h->chunk_type == NBD_REPLY_TYPE_BLOCK_STATUS_EXT)
     SET_NEXT_STATE (%CHECK_BLOCK_STATUS);
+  else
+    SET_NEXT_STATE (%CHECK_ERROR);
   return 0;
 
  REPLY.CHUNK_REPLY.CHECK_BLOCK_STATUS:
@@ -249,7 +273,12 @@ STATE_MACHINE {
   return 0;
 
  REPLY.CHUNK_REPLY.RECV_DISCARD:
-  return recv_reply_part (h, next_state, %FINISH);
+  switch (recv_reply_part (h)) {
+  case -1: return -1;
+  case 1: SET_NEXT_STATE (%.READY); return 0;   /* parked */
+  }
+  SET_NEXT_STATE (%FINISH);
+  return 0;
 
  REPLY.CHUNK_REPLY.FINISH:
   free (h->chunk_payload);

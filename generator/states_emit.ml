@@ -192,6 +192,17 @@ let generate_lib_states_h () =
 
 (* ---- lib/states.c ---- *)
 
+(* What a state waits for, as a LIBNBD_AIO_DIRECTION_* value: a state
+   accepting NotifyRead waits to read, NotifyWrite to write; a state
+   accepting neither never waits on the socket. *)
+let direction s =
+  let accepts e = List.mem_assoc e s.events in
+  match accepts NotifyRead, accepts NotifyWrite with
+  | true, true -> "LIBNBD_AIO_DIRECTION_BOTH"
+  | true, false -> "LIBNBD_AIO_DIRECTION_READ"
+  | false, true -> "LIBNBD_AIO_DIRECTION_WRITE"
+  | false, false -> "0"
+
 let generate_lib_states_c fragments =
   generated_header "libnbd: the state machine";
   pr "#include <config.h>\n\n";
@@ -226,20 +237,22 @@ let generate_lib_states_c fragments =
   ) fragments;
   (* Back to this file: the next line is line !lines + 2. *)
   pr "#line %d \"lib/states.c\"\n" (!lines + 2);
-  pr "/* The state table: names, groups and entry functions. */\n";
-  pr "static const struct {\n  const char *name;\n  const char *group;\n";
+  pr "/* The state table: names, entry functions, and what each\n";
+  pr " * state waits for on the socket, from the events it accepts. */\n";
+  pr "static const struct {\n  const char *name;\n";
   pr "  int (*enter) (struct nbd_handle *h, enum state *next_state,\n";
   pr "                bool *blocked);\n";
+  pr "  unsigned direction;\n";
   pr "} state_table[] = {\n";
-  List.iter (fun (p, _, _) ->
-    pr "  [%s] = { \"%s\", \"%s\", enter_%s },\n" (c_name p) (display_name p)
-      (display_name (group_of p)) (c_name p)
+  List.iter (fun (p, s, _) ->
+    pr "  [%s] = { \"%s\",\n" (c_name p) (display_name p);
+    pr "    enter_%s, %s },\n" (c_name p) (direction s)
   ) states;
   pr "};\n\n";
   pr "const char *\nnbd_internal_state_short_string (enum state state)\n{\n";
   pr "  return state_table[state].name;\n}\n\n";
-  pr "const char *\nnbd_internal_state_group_name (enum state state)\n{\n";
-  pr "  return state_table[state].group;\n}\n\n";
+  pr "unsigned\nnbd_internal_state_direction (enum state state)\n{\n";
+  pr "  return state_table[state].direction;\n}\n\n";
   (* Event table: for each state, where each external event leads. *)
   pr "/* Where an external event leads from a state; -1: not accepted. */\n";
   pr "static int\nevent_target (enum state state, enum external_event ev)\n{\n";

@@ -52,14 +52,19 @@ and closure = {
 }
 
 and cbarg =
-  | CBArrayAndLen of string * string * string
-      (* element C type, array name, length name: T *arr, size_t len *)
+  | CBArrayAndLen of array_elt * string * string
+      (* element, array name, length name: T *arr, size_t len *)
   | CBBytesIn of string * string     (* const void *buf, size_t count *)
   | CBInt of string                  (* int *)
   | CBUInt of string                 (* unsigned *)
   | CBUInt64 of string               (* uint64_t *)
   | CBMutable of string              (* int *name: the error in-out *)
   | CBString of string               (* const char * *)
+
+(* The element type of a callback's array argument. *)
+and array_elt =
+  | ElemUInt32            (* uint32_t: extents as (length, flags) pairs *)
+  | ElemExtent64          (* nbd_extent: { uint64_t length, flags } *)
 
 and enum = {
   enum_prefix : string;              (* "TLS" -> LIBNBD_TLS_* *)
@@ -69,7 +74,16 @@ and enum = {
 and flags = {
   flag_prefix : string;              (* "CMD_FLAG" -> LIBNBD_CMD_FLAG_* *)
   flags : (string * int) list;
+  unknown : unknown_flags;           (* what lib/api.c does with others *)
 }
+
+(* What the wrapper does with bits outside the flags a call allows. *)
+and unknown_flags =
+  | Refused               (* always EINVAL *)
+  | RefusedIfStrict of int
+      (* EINVAL only under LIBNBD_STRICT_FLAGS, so programs can send
+         unknown flags on purpose (to test servers); a value above the
+         int does not fit the protocol and is always refused *)
 
 (* Handle states a call may be made in; [] in the table means any. *)
 and permitted_state =
@@ -98,6 +112,30 @@ and call = {
   async_kind : async_kind option;
   first_version : int * int;    (* (1, 0) -> LIBNBD_1.0 *)
 }
+
+(* The calls written by hand in lib/: they take no handle lock, or no
+   handle at all, so lib/api.c has no wrapper for them.  C.ml emits
+   their prototypes and symbols, Man.ml their pages. *)
+and handwritten = {
+  hw_name : string;
+  hw_arg : hw_arg;
+  hw_ret : hw_ret;
+  hw_shortdesc : string;
+  hw_longdesc : string;
+  hw_retdesc : string;          (* the RETURN VALUE section, POD *)
+  hw_see_also : string list;
+  hw_first_version : int * int;
+}
+
+and hw_arg =
+  | HWVoid                (* (void) *)
+  | HWHandleOrNull        (* struct nbd_handle *h, which may be NULL *)
+
+and hw_ret =
+  | HWNewHandle           (* struct nbd_handle *, NULL on error *)
+  | HWNothing             (* void *)
+  | HWStaticString        (* const char *, owned by the library *)
+  | HWInt                 (* int, cannot fail *)
 
 (* A default record: entries override what differs. *)
 let default_call = {

@@ -41,6 +41,15 @@ let rec filter_map f = function
   | x :: xs -> (match f x with Some y -> y :: filter_map f xs
                               | None -> filter_map f xs)
 
+(* The first index of [sub] in [s] at or after [i]. *)
+let index_from s i sub =
+  let n = String.length s and m = String.length sub in
+  let rec loop j =
+    if j + m > n then None
+    else if String.sub s j m = sub then Some j
+    else loop (j + 1) in
+  loop i
+
 let string_starts_with ~prefix s =
   String.length s >= String.length prefix &&
     String.sub s 0 (String.length prefix) = prefix

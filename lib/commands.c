@@ -25,8 +25,8 @@ free_mid_command_callback (struct command *cmd)
 /* Free a command and its callbacks: mid-command ones first, then the
  * completion, as libnbd(3) documents.
  */
-void
-nbd_internal_retire_and_free_command (struct command *cmd)
+static void
+retire_and_free_command (struct command *cmd)
 {
   if (cmd == NULL)
     return;
@@ -299,7 +299,7 @@ finish_command (struct nbd_handle *h, struct command *cmd)
   free_mid_command_callback (cmd);
   FREE_CALLBACK (cmd->cb.completion);
   if (r == 1) {                 /* auto-retire */
-    nbd_internal_retire_and_free_command (cmd);
+    retire_and_free_command (cmd);
     return;
   }
   cmd->next = NULL;
@@ -401,7 +401,7 @@ nbd_internal_free_all_commands (struct nbd_handle *h)
       next = cmd->next;
       if (cmd->cb.completion.callback)
         CALL_CALLBACK (cmd->cb.completion, &err);
-      nbd_internal_retire_and_free_command (cmd);
+      retire_and_free_command (cmd);
     }
   }
   __atomic_store_n (&h->in_flight, 0, __ATOMIC_RELAXED);
@@ -435,7 +435,7 @@ nbd_unlocked_aio_command_completed (struct nbd_handle *h, uint64_t cookie)
   if (h->cmds_done_tail == cmd)
     h->cmds_done_tail = prev;
   err = cmd->error;
-  nbd_internal_retire_and_free_command (cmd);
+  retire_and_free_command (cmd);
   if (err) {
     set_error (err, "%s", "command failed");
     return -1;

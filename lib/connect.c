@@ -39,8 +39,8 @@ nbd_internal_close_socket (struct nbd_handle *h)
 }
 
 /* Run the handle until connected (READY or NEGOTIATING in opt mode). */
-int
-nbd_internal_wait_until_connected (struct nbd_handle *h)
+static int
+wait_until_connected (struct nbd_handle *h)
 {
   while (nbd_internal_is_state_connecting (h->state)) {
     if (nbd_unlocked_poll (h, -1) == -1)
@@ -173,7 +173,7 @@ nbd_unlocked_connect_uri (struct nbd_handle *h, const char *uri)
 {
   if (nbd_unlocked_aio_connect_uri (h, uri) == -1)
     return -1;
-  return nbd_internal_wait_until_connected (h);
+  return wait_until_connected (h);
 }
 
 int
@@ -181,7 +181,7 @@ nbd_unlocked_connect_unix (struct nbd_handle *h, const char *unixsocket)
 {
   if (nbd_unlocked_aio_connect_unix (h, unixsocket) == -1)
     return -1;
-  return nbd_internal_wait_until_connected (h);
+  return wait_until_connected (h);
 }
 
 int
@@ -189,7 +189,7 @@ nbd_unlocked_connect_vsock (struct nbd_handle *h, uint32_t cid, uint32_t port)
 {
   if (nbd_unlocked_aio_connect_vsock (h, cid, port) == -1)
     return -1;
-  return nbd_internal_wait_until_connected (h);
+  return wait_until_connected (h);
 }
 
 int
@@ -198,7 +198,7 @@ nbd_unlocked_connect_tcp (struct nbd_handle *h, const char *hostname,
 {
   if (nbd_unlocked_aio_connect_tcp (h, hostname, port) == -1)
     return -1;
-  return nbd_internal_wait_until_connected (h);
+  return wait_until_connected (h);
 }
 
 int
@@ -206,7 +206,7 @@ nbd_unlocked_connect_socket (struct nbd_handle *h, int sock)
 {
   if (nbd_unlocked_aio_connect_socket (h, sock) == -1)
     return -1;
-  return nbd_internal_wait_until_connected (h);
+  return wait_until_connected (h);
 }
 
 int
@@ -214,7 +214,7 @@ nbd_unlocked_connect_command (struct nbd_handle *h, char **argv)
 {
   if (nbd_unlocked_aio_connect_command (h, argv) == -1)
     return -1;
-  return nbd_internal_wait_until_connected (h);
+  return wait_until_connected (h);
 }
 
 int
@@ -223,7 +223,7 @@ nbd_unlocked_connect_systemd_socket_activation (struct nbd_handle *h,
 {
   if (nbd_unlocked_aio_connect_systemd_socket_activation (h, argv) == -1)
     return -1;
-  return nbd_internal_wait_until_connected (h);
+  return wait_until_connected (h);
 }
 
 int

@@ -9,46 +9,21 @@
 
 #include "internal.h"
 
-/* The steps every handshake exchange repeats, for the state bodies.
- * Each moves to NEXT when its bytes are through, leaves the state
- * unchanged (blocked) when the socket is not ready, and returns -1
- * with the error set when the connection fails.
+static int set_block_size (struct nbd_handle *h, uint32_t min,
+                           uint32_t pref, uint32_t max);
+
+/* Send the option that nbd_internal_opt_send prepared in h->wbuf;
+ * once it is through, get ready to read its reply.  Returns 0 sent,
+ * 1 would block, -1 error (set): the state body chooses where to go.
  */
 int
-nbd_internal_step_recv (struct nbd_handle *h, enum state *next_state,
-                        enum state next)
-{
-  int r = nbd_internal_recv_handshake (h);
-
-  if (r == 0)
-    *next_state = next;
-  return r == -1 ? -1 : 0;
-}
-
-/* Send the option in h->wbuf, then expect its reply. */
-int
-nbd_internal_step_send_option (struct nbd_handle *h,
-                               enum state *next_state, enum state next)
+nbd_internal_opt_write (struct nbd_handle *h)
 {
   int r = nbd_internal_send_handshake (h);
 
-  if (r == 0) {
-    nbd_internal_opt_expect_reply (h);
-    *next_state = next;
-  }
-  return r == -1 ? -1 : 0;
-}
-
-/* Receive an option reply and its payload. */
-int
-nbd_internal_step_recv_option (struct nbd_handle *h,
-                               enum state *next_state, enum state next)
-{
-  int r = nbd_internal_opt_recv_reply (h);
-
   if (r == 0)
-    *next_state = next;
-  return r == -1 ? -1 : 0;
+    nbd_internal_opt_expect_reply (h);
+  return r;
 }
 
 /* Prepare h->wbuf: the option header followed by PAYLOAD (copied). */
@@ -215,7 +190,7 @@ nbd_internal_opt_info_reply (struct nbd_handle *h)
   case NBD_INFO_BLOCK_SIZE:
     if (len != 14)
       goto bad;
-    return nbd_internal_set_block_size (h, get_u32 (p + 2), get_u32 (p + 6),
+    return set_block_size (h, get_u32 (p + 2), get_u32 (p + 6),
                                         get_u32 (p + 10));
   case NBD_INFO_NAME:
   case NBD_INFO_DESCRIPTION:
@@ -366,9 +341,9 @@ nbd_internal_set_size_and_flags (struct nbd_handle *h, uint64_t exportsize,
 }
 
 /* Block sizes must be powers of two with min <= pref <= max. */
-int
-nbd_internal_set_block_size (struct nbd_handle *h, uint32_t min,
-                             uint32_t pref, uint32_t max)
+static int
+set_block_size (struct nbd_handle *h, uint32_t min,
+                uint32_t pref, uint32_t max)
 {
   debug (h, "block sizes %" PRIu32 " %" PRIu32 " %" PRIu32, min, pref, max);
   if (min == 0 || (min & (min - 1)) || min > 64 * 1024 ||

@@ -26,13 +26,13 @@
 #include "states.h"
 #include "unlocked.h"
 
-#define likely(x) __builtin_expect (!!(x), 1)
+/* The generated wrappers (lib/api.c) test their checks with this. */
 #define unlikely(x) __builtin_expect (!!(x), 0)
 
 /* Largest payload a command may carry (libnbd's limit too). */
 #define MAX_REQUEST_SIZE (64 * 1024 * 1024)
 
-/* What nbd_get_protocol reports. */
+/* What nbd_get_protocol reports (h->protocol). */
 enum { PROTOCOL_UNKNOWN, PROTOCOL_OLDSTYLE, PROTOCOL_NEWSTYLE,
        PROTOCOL_NEWSTYLE_FIXED };
 
@@ -170,7 +170,7 @@ struct nbd_handle {
   nbd_debug_callback debug_callback;
 
   /* What the server said. */
-  int protocol;                 /* 0 unknown, 1 oldstyle, 2 newstyle, 3 fixed */
+  int protocol;                 /* PROTOCOL_* */
   uint16_t server_gflags;
   bool eflags_valid;            /* an export's facts are known */
   uint64_t exportsize;
@@ -205,7 +205,6 @@ struct nbd_handle {
 
   /* Negotiation: the option being exchanged. */
   struct opt_request opt;
-  size_t opt_meta_index;        /* next meta context query to send */
   uint32_t opt_current;         /* NBD_OPT_* being exchanged */
   struct string_vector opt_queries; /* explicit queries of *_queries */
   bool opt_queries_set;         /* use opt_queries, not the defaults */
@@ -229,7 +228,6 @@ struct nbd_handle {
     struct nbd_simple_reply simple;
     struct nbd_structured_reply structured;
     struct nbd_extended_reply extended;
-    char buf[256];
   } sbuf;                       /* scratch for fixed-size messages */
   char *wscratch;               /* owned option payload being sent */
 
@@ -271,11 +269,17 @@ struct nbd_handle {
   uint64_t bytes_sent, chunks_sent, bytes_received, chunks_received;
 };
 
-/* ---- errors.c ---- */
+/* The functions of lib/, file by file, from the bottom layer up.
+ * Files not listed define only public calls (nbd_unlocked_* in
+ * unlocked.h, or the hand-written nbd_create and nbd_close): handle.c
+ * (the handle and its settings), rw.c (the data commands), uri.c
+ * (connect_uri, get_uri).
+ */
+
+/* ---- errors.c: the thread-local error and the API call context ---- */
 extern void nbd_internal_set_error_context (const char *context);
 extern const char *nbd_internal_get_error_context (void);
 extern void nbd_internal_set_last_error (int errnum, char *error);
-extern void nbd_internal_clear_error (void);
 
 /* Set the thread-local error, prefixed by the current API call name.
  * Keeps errno as it was.
@@ -297,7 +301,7 @@ extern void nbd_internal_clear_error (void);
     errno = e_;                                                         \
   } while (0)
 
-/* ---- debug.c ---- */
+/* ---- debug.c: debug messages ---- */
 extern void nbd_internal_debug (struct nbd_handle *h, const char *fs, ...)
   __attribute__ ((__format__ (__printf__, 2, 3)));
 #define debug(h, fs, ...)                                               \
@@ -305,6 +309,8 @@ extern void nbd_internal_debug (struct nbd_handle *h, const char *fs, ...)
     if ((h)->debug)                                                     \
       nbd_internal_debug ((h), (fs), ##__VA_ARGS__);                    \
   } while (0)
+
+/* ---- callbacks (macros, used across lib/ and by lib/api.c) ---- */
 
 /* Free a callback struct's user data exactly once. */
 #define FREE_CALLBACK(cb)                                               \
@@ -323,10 +329,16 @@ extern void nbd_internal_debug (struct nbd_handle *h, const char *fs, ...)
     (src)->callback = NULL;                                             \
     (src)->free = NULL;                                                 \
   } while (0)
-#define CALLBACK_IS_NULL(cb) ((cb).callback == NULL && (cb).free == NULL)
 #define CALL_CALLBACK(cb, ...) ((cb).callback ((cb).user_data, ##__VA_ARGS__))
 
-/* ---- utils.c ---- */
+/* ---- statistics (macros, nbd_stats_* in handle.c) ---- */
+
+/* Statistics are written under the lock and read without it. */
+#define STAT_ADD(h, field, n) \
+  __atomic_fetch_add (&(h)->field, (n), __ATOMIC_RELAXED)
+#define STAT_GET(h, field) __atomic_load_n (&(h)->field, __ATOMIC_RELAXED)
+
+/* ---- utils.c: string vectors, byte ranges, wire encoding ---- */
 extern int nbd_internal_string_vector_append (struct string_vector *v,
                                               char *s);
 extern void nbd_internal_string_vector_free (struct string_vector *v);
@@ -338,124 +350,12 @@ extern int nbd_internal_range_add (struct range_vector *v,
                                    uint64_t start, uint64_t end,
                                    uint64_t limit);
 extern uint64_t nbd_internal_range_covered (struct range_vector *v);
-
 extern char *nbd_internal_put_u16 (char *p, uint16_t v);
 extern char *nbd_internal_put_u32 (char *p, uint32_t v);
 extern char *nbd_internal_put_string (char *p, const char *s);
 
-/* ---- socket.c ---- */
-extern struct socket *nbd_internal_socket_create (int fd);
-extern int nbd_internal_recv_into_rbuf (struct nbd_handle *h);
-extern int nbd_internal_recv_handshake (struct nbd_handle *h);
-extern int nbd_internal_send_handshake (struct nbd_handle *h);
-extern bool nbd_internal_ahead_empty (struct nbd_handle *h);
-extern bool nbd_internal_send_pending (struct nbd_handle *h);
-extern void nbd_internal_gather_requests (struct nbd_handle *h);
-extern int nbd_internal_send_gathered (struct nbd_handle *h);
+/* ---- subprocess.c: fork and exec a server, async-signal-safely ---- */
 
-/* ---- crypto.c ---- */
-extern int nbd_internal_tls_start (struct nbd_handle *h);
-extern int nbd_internal_tls_handshake (struct nbd_handle *h);
-
-/* ---- handshake.c ---- */
-extern int nbd_internal_step_recv (struct nbd_handle *h,
-                                   enum state *next_state, enum state next);
-extern int nbd_internal_step_send_option (struct nbd_handle *h,
-                                          enum state *next_state,
-                                          enum state next);
-extern int nbd_internal_step_recv_option (struct nbd_handle *h,
-                                          enum state *next_state,
-                                          enum state next);
-extern int nbd_internal_opt_send (struct nbd_handle *h, uint32_t option,
-                                  const void *payload, size_t len);
-extern void nbd_internal_opt_expect_reply (struct nbd_handle *h);
-extern int nbd_internal_opt_recv_reply (struct nbd_handle *h);
-extern int nbd_internal_opt_reply_errno (uint32_t reply);
-extern void nbd_internal_set_opt_reply_error (struct nbd_handle *h, int err,
-                                              uint32_t reply);
-extern int nbd_internal_opt_info_reply (struct nbd_handle *h);
-extern int nbd_internal_opt_meta_context_reply (struct nbd_handle *h);
-extern int nbd_internal_opt_server_reply (struct nbd_handle *h);
-extern int nbd_internal_extended_headers_reply (struct nbd_handle *h,
-                                                uint32_t reply);
-
-/* ---- reply.c ---- */
-extern uint32_t nbd_internal_opt_reply_max (uint32_t reply);
-extern bool nbd_internal_meta_context_recorded (struct nbd_handle *h,
-                                                const char *name,
-                                                uint32_t id);
-extern int nbd_internal_errno_of_nbd_error (uint32_t error);
-extern int nbd_internal_chunk_start (struct nbd_handle *h);
-extern enum state nbd_internal_chunk_next (struct nbd_handle *h,
-                                           enum state data,
-                                           enum state hole,
-                                           enum state payload,
-                                           enum state discard,
-                                           enum state finish);
-extern const char *nbd_internal_chunk_place_data (struct nbd_handle *h);
-extern void nbd_internal_read_data_arrived (struct nbd_handle *h,
-                                            struct command *cmd,
-                                            uint64_t offset,
-                                            uint64_t count);
-extern void nbd_internal_chunk_hole (struct nbd_handle *h);
-extern void nbd_internal_chunk_block_status (struct nbd_handle *h);
-extern void nbd_internal_chunk_block_status_ext (struct nbd_handle *h);
-extern void nbd_internal_chunk_error (struct nbd_handle *h);
-
-/* ---- states (states.c, generated) ---- */
-extern int nbd_internal_run (struct nbd_handle *h, enum external_event ev);
-extern const char *nbd_internal_state_short_string (enum state state);
-extern const char *nbd_internal_state_group_name (enum state state);
-extern enum state nbd_internal_get_public_state (struct nbd_handle *h);
-
-/* ---- connect.c ---- */
-extern int nbd_internal_wait_until_connected (struct nbd_handle *h);
-extern void nbd_internal_close_socket (struct nbd_handle *h);
-extern void nbd_internal_reset_size_and_flags (struct nbd_handle *h);
-extern int nbd_internal_set_size_and_flags (struct nbd_handle *h,
-                                            uint64_t exportsize,
-                                            uint16_t eflags);
-extern int nbd_internal_set_block_size (struct nbd_handle *h, uint32_t min,
-                                        uint32_t pref, uint32_t max);
-extern int nbd_internal_connect_fd_nonblocking (int fd);
-extern int nbd_internal_socket_activation (struct nbd_handle *h);
-
-/* ---- aio.c / commands ---- */
-extern int64_t nbd_internal_command_common (struct nbd_handle *h,
-                                            uint16_t flags, uint16_t type,
-                                            uint64_t offset, uint64_t count,
-                                            int count_err, void *data,
-                                            struct command_cb *cb);
-extern void nbd_internal_command_sent (struct nbd_handle *h,
-                                       struct command *cmd);
-extern int64_t nbd_internal_command_filtered (struct nbd_handle *h,
-                                              uint16_t flags,
-                                              uint64_t offset,
-                                              uint64_t count, char *filter,
-                                              uint32_t filter_len,
-                                              struct command_cb *cb);
-extern void nbd_internal_abandon_pending (struct nbd_handle *h);
-extern void nbd_internal_free_all_commands (struct nbd_handle *h);
-extern void nbd_internal_retire_and_free_command (struct command *cmd);
-extern void nbd_internal_abort_commands (struct nbd_handle *h);
-extern void nbd_internal_complete_command (struct nbd_handle *h,
-                                           struct command *cmd);
-extern struct command *nbd_internal_find_in_flight (struct nbd_handle *h,
-                                                    uint64_t cookie);
-extern int nbd_internal_run_until_done (struct nbd_handle *h,
-                                        int64_t cookie);
-
-/* ---- flags.c ---- */
-extern bool nbd_internal_can (struct nbd_handle *h, uint16_t flag);
-extern uint32_t nbd_internal_payload_maximum (struct nbd_handle *h);
-
-/* ---- opt.c ---- */
-extern void nbd_internal_opt_complete (struct nbd_handle *h, int err);
-extern void nbd_internal_opt_complete_msg (struct nbd_handle *h, int err,
-                                           uint32_t reply);
-extern int nbd_internal_opt_wait (struct nbd_handle *h);
-
-/* ---- subprocess.c ---- */
 /* A child to start: FD becomes each of TARGETS (-1 ends the list), the
  * other fds from 3 up are closed, and ARGV runs with ENVP (NULL: ours).
  * If LISTEN_PID is set, the child writes "LISTEN_PID=<its pid>" there
@@ -471,12 +371,118 @@ struct child_spec {
 extern pid_t nbd_internal_fork_exec (struct nbd_handle *h,
                                      const struct child_spec *spec);
 
-/* ---- poll.c ---- */
+/* ---- socket-activation.c: a server started the systemd way ---- */
+extern int nbd_internal_socket_activation (struct nbd_handle *h);
+
+/* ---- connect.c: the connect calls ---- */
+extern void nbd_internal_close_socket (struct nbd_handle *h);
+extern int nbd_internal_connect_fd_nonblocking (int fd);
+
+/* ---- socket.c: the plain socket, buffered receive, gathered send ---- */
+extern struct socket *nbd_internal_socket_create (int fd);
+extern int nbd_internal_recv_into_rbuf (struct nbd_handle *h);
+extern bool nbd_internal_ahead_empty (struct nbd_handle *h);
+extern int nbd_internal_recv_handshake (struct nbd_handle *h);
+extern int nbd_internal_send_handshake (struct nbd_handle *h);
+extern bool nbd_internal_send_pending (struct nbd_handle *h);
+extern void nbd_internal_gather_requests (struct nbd_handle *h);
+extern int nbd_internal_send_gathered (struct nbd_handle *h);
+
+/* ---- crypto.c: the TLS socket ---- */
+extern int nbd_internal_tls_start (struct nbd_handle *h);
+extern int nbd_internal_tls_handshake (struct nbd_handle *h);
+
+/* ---- handshake.c: options sent, their replies decoded, export facts ---- */
+extern int nbd_internal_opt_send (struct nbd_handle *h, uint32_t option,
+                                  const void *payload, size_t len);
+extern int nbd_internal_opt_write (struct nbd_handle *h);
+extern void nbd_internal_opt_expect_reply (struct nbd_handle *h);
+extern int nbd_internal_opt_recv_reply (struct nbd_handle *h);
+extern int nbd_internal_opt_reply_errno (uint32_t reply);
+extern void nbd_internal_set_opt_reply_error (struct nbd_handle *h, int err,
+                                              uint32_t reply);
+extern int nbd_internal_opt_info_reply (struct nbd_handle *h);
+extern int nbd_internal_opt_meta_context_reply (struct nbd_handle *h);
+extern int nbd_internal_opt_server_reply (struct nbd_handle *h);
+extern void nbd_internal_reset_size_and_flags (struct nbd_handle *h);
+extern int nbd_internal_set_size_and_flags (struct nbd_handle *h,
+                                            uint64_t exportsize,
+                                            uint16_t eflags);
+extern int nbd_internal_extended_headers_reply (struct nbd_handle *h,
+                                                uint32_t reply);
+
+/* ---- opt.c: opt mode, the caller driving negotiation ---- */
+extern void nbd_internal_opt_complete (struct nbd_handle *h, int err);
+extern void nbd_internal_opt_complete_msg (struct nbd_handle *h, int err,
+                                           uint32_t reply);
+
+/* ---- flags.c: what the server said about the export ---- */
+extern uint32_t nbd_internal_payload_maximum (struct nbd_handle *h);
+
+/* ---- commands.c: the one owner of the command lists ---- */
+extern int64_t nbd_internal_command_common (struct nbd_handle *h,
+                                            uint16_t flags, uint16_t type,
+                                            uint64_t offset, uint64_t count,
+                                            int count_err, void *data,
+                                            struct command_cb *cb);
+extern int64_t nbd_internal_command_filtered (struct nbd_handle *h,
+                                              uint16_t flags,
+                                              uint64_t offset,
+                                              uint64_t count, char *filter,
+                                              uint32_t filter_len,
+                                              struct command_cb *cb);
+extern void nbd_internal_command_sent (struct nbd_handle *h,
+                                       struct command *cmd);
+extern struct command *nbd_internal_find_in_flight (struct nbd_handle *h,
+                                                    uint64_t cookie);
+extern void nbd_internal_complete_command (struct nbd_handle *h,
+                                           struct command *cmd);
+extern void nbd_internal_abort_commands (struct nbd_handle *h);
+extern void nbd_internal_abandon_pending (struct nbd_handle *h);
+extern void nbd_internal_free_all_commands (struct nbd_handle *h);
+extern int nbd_internal_run_until_done (struct nbd_handle *h,
+                                        int64_t cookie);
+
+/* ---- reply.c: replies checked against their command or option ---- */
+extern uint32_t nbd_internal_opt_reply_max (uint32_t reply);
+extern bool nbd_internal_meta_context_recorded (struct nbd_handle *h,
+                                                const char *name,
+                                                uint32_t id);
+extern int nbd_internal_errno_of_nbd_error (uint32_t error);
+extern int nbd_internal_chunk_start (struct nbd_handle *h);
+/* What a structured reply chunk holds: CHUNK_REPLY.START goes on to
+ * read it accordingly.
+ */
+enum chunk_kind {
+  CHUNK_DATA,                   /* OFFSET_DATA: its offset, then data */
+  CHUNK_HOLE,                   /* OFFSET_HOLE: offset and length */
+  CHUNK_PAYLOAD,                /* block status or error: to chunk_payload */
+  CHUNK_SKIP,                   /* unusable: its bytes are skipped */
+  CHUNK_DONE,                   /* no bytes follow */
+};
+extern enum chunk_kind nbd_internal_chunk_next (struct nbd_handle *h);
+extern const char *nbd_internal_chunk_place_data (struct nbd_handle *h);
+extern void nbd_internal_read_data_arrived (struct nbd_handle *h,
+                                            struct command *cmd,
+                                            uint64_t offset,
+                                            uint64_t count);
+extern void nbd_internal_chunk_hole (struct nbd_handle *h);
+extern void nbd_internal_chunk_block_status (struct nbd_handle *h);
+extern void nbd_internal_chunk_block_status_ext (struct nbd_handle *h);
+extern void nbd_internal_chunk_error (struct nbd_handle *h);
+
+/* ---- states.c (generated): the state machine ---- */
+extern int nbd_internal_run (struct nbd_handle *h, enum external_event ev);
+extern const char *nbd_internal_state_short_string (enum state state);
+extern unsigned nbd_internal_state_direction (enum state state);
+extern enum state nbd_internal_get_public_state (struct nbd_handle *h);
+
+/* ---- poll.c: driving the handle from an event loop ---- */
 extern unsigned nbd_internal_direction (struct nbd_handle *h);
 extern int nbd_internal_flush_batch (struct nbd_handle *h);
 
 /* Store the state (and the direction it waits in) that lock-free calls
- * read.
+ * read.  Called by the run loop in states.c.
  */
 static inline void
 nbd_internal_set_public_state (struct nbd_handle *h, enum state s)
@@ -485,10 +491,5 @@ nbd_internal_set_public_state (struct nbd_handle *h, enum state s)
                     __ATOMIC_RELEASE);
   __atomic_store_n (&h->public_state, s, __ATOMIC_RELEASE);
 }
-
-/* Statistics are written under the lock and read without it. */
-#define STAT_ADD(h, field, n) \
-  __atomic_fetch_add (&(h)->field, (n), __ATOMIC_RELAXED)
-#define STAT_GET(h, field) __atomic_load_n (&(h)->field, __ATOMIC_RELAXED)
 
 #endif /* LIBNBD_INTERNAL_H */

@@ -70,8 +70,8 @@ opt_start (struct nbd_handle *h, uint32_t option,
 }
 
 /* Wait for the option started by opt_start; -1 if it failed. */
-int
-nbd_internal_opt_wait (struct nbd_handle *h)
+static int
+opt_wait (struct nbd_handle *h)
 {
   while (nbd_internal_is_state_connecting (h->state)) {
     if (nbd_unlocked_poll (h, -1) == -1)
@@ -210,7 +210,7 @@ nbd_unlocked_opt_go (struct nbd_handle *h)
 {
   nbd_completion_callback c = NBD_NULL_COMPLETION;
 
-  if (nbd_unlocked_aio_opt_go (h, &c) == -1 || nbd_internal_opt_wait (h))
+  if (nbd_unlocked_aio_opt_go (h, &c) == -1 || opt_wait (h))
     return -1;
   return 0;
 }
@@ -220,7 +220,7 @@ nbd_unlocked_opt_info (struct nbd_handle *h)
 {
   nbd_completion_callback c = NBD_NULL_COMPLETION;
 
-  if (nbd_unlocked_aio_opt_info (h, &c) == -1 || nbd_internal_opt_wait (h))
+  if (nbd_unlocked_aio_opt_info (h, &c) == -1 || opt_wait (h))
     return -1;
   return 0;
 }
@@ -246,7 +246,7 @@ nbd_unlocked_opt_structured_reply (struct nbd_handle *h)
   nbd_completion_callback c = NBD_NULL_COMPLETION;
 
   if (nbd_unlocked_aio_opt_structured_reply (h, &c) == -1 ||
-      nbd_internal_opt_wait (h) == -1)
+      opt_wait (h) == -1)
     return -1;
   return h->structured_replies;
 }
@@ -258,7 +258,7 @@ nbd_unlocked_opt_starttls (struct nbd_handle *h)
   bool before = h->tls_negotiated;
 
   if (nbd_unlocked_aio_opt_starttls (h, &c) == -1 ||
-      nbd_internal_opt_wait (h) == -1)
+      opt_wait (h) == -1)
     return -1;
   /* True only if this request started TLS; a repeat is refused. */
   return !before && h->tls_negotiated;
@@ -286,7 +286,7 @@ nbd_unlocked_opt_list (struct nbd_handle *h, nbd_list_callback *list)
   nbd_completion_callback c = NBD_NULL_COMPLETION;
 
   if (nbd_unlocked_aio_opt_list (h, list, &c) == -1 ||
-      nbd_internal_opt_wait (h) == -1)
+      opt_wait (h) == -1)
     return -1;
   return h->opt_count;
 }
@@ -298,7 +298,7 @@ meta_sync (struct nbd_handle *h, uint32_t option, char **queries,
   nbd_completion_callback c = NBD_NULL_COMPLETION;
 
   if (meta_start (h, option, queries, context, &c) == -1 ||
-      nbd_internal_opt_wait (h) == -1)
+      opt_wait (h) == -1)
     return -1;
   return h->opt_count;
 }

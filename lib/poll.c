@@ -4,7 +4,6 @@
 #include <config.h>
 
 #include <stdlib.h>
-#include <string.h>
 #include <errno.h>
 #include <poll.h>
 
@@ -21,35 +20,17 @@ nbd_unlocked_aio_get_fd (struct nbd_handle *h)
 }
 
 /* What the state machine waits for in its current state, computed with
- * the lock held whenever the state is published.  READY with a batch
- * of queued commands waits to write as well.
+ * the lock held whenever the state is published: the state's own
+ * direction (lib/states.c, from the events it accepts), except that
+ * READY with a batch of queued commands waits to write as well.
  */
 unsigned
 nbd_internal_direction (struct nbd_handle *h)
 {
-  enum state s = h->state;
-
-  switch (s) {
-  case STATE_CONNECT_CONNECTING:
-  case STATE_CONNECT_TCP_CONNECTING:
-    return LIBNBD_AIO_DIRECTION_WRITE;
-  case STATE_READY_START:
-    if (h->cmds_to_issue || nbd_internal_send_pending (h))
-      return LIBNBD_AIO_DIRECTION_BOTH;
-    return LIBNBD_AIO_DIRECTION_READ;
-  case STATE_ISSUE_COMMAND_SEND:
+  if (h->state == STATE_READY_START &&
+      (h->cmds_to_issue || nbd_internal_send_pending (h)))
     return LIBNBD_AIO_DIRECTION_BOTH;
-  default:
-    break;
-  }
-  if (nbd_internal_is_state_created (s) || nbd_internal_is_state_dead (s) ||
-      nbd_internal_is_state_closed (s) ||
-      nbd_internal_is_state_negotiating (s))
-    return 0;
-  /* Handshake states: sending ones are named SEND*. */
-  if (strstr (nbd_internal_state_short_string (s), ".SEND"))
-    return LIBNBD_AIO_DIRECTION_WRITE;
-  return LIBNBD_AIO_DIRECTION_READ;
+  return nbd_internal_state_direction (h->state);
 }
 
 /* A pure, lock-free read of what was published last. */

@@ -181,14 +181,12 @@ chunk_unusable (struct nbd_handle *h, const struct command *cmd,
   return len < 6;               /* an error: errno and message length */
 }
 
-/* Where to read the chunk's payload: the returned state is one of the
- * arguments.  Chunks that don't fit their command are skipped and fail
+/* What the chunk holds, with h->rbuf and h->rlen aimed at where to
+ * read it.  Chunks that don't fit their command are skipped and fail
  * the command (a chunk for no command is skipped alone).
  */
-enum state
-nbd_internal_chunk_next (struct nbd_handle *h, enum state data,
-                         enum state hole, enum state payload,
-                         enum state discard, enum state finish)
+enum chunk_kind
+nbd_internal_chunk_next (struct nbd_handle *h)
 {
   struct command *cmd = h->reply_cmd;
   uint32_t len = h->chunk_length;
@@ -198,28 +196,28 @@ nbd_internal_chunk_next (struct nbd_handle *h, enum state data,
   h->rlen = len;
   if (type == NBD_REPLY_TYPE_NONE && len == 0 && cmd &&
       !h->chunk_offset_wrong && (h->chunk_flags & NBD_REPLY_FLAG_DONE))
-    return finish;
+    return CHUNK_DONE;
   if (chunk_unusable (h, cmd, type, len)) {
     debug (h, "skipping a malformed chunk of type %" PRIu16
            " and length %" PRIu32, type, len);
     if (cmd)
       fail_cmd (cmd, EPROTO);
-    return len ? discard : finish;
+    return len ? CHUNK_SKIP : CHUNK_DONE;
   }
   if (type == NBD_REPLY_TYPE_OFFSET_DATA ||
       type == NBD_REPLY_TYPE_OFFSET_HOLE) {
     h->rbuf = &h->chunk_head;
     h->rlen = type == NBD_REPLY_TYPE_OFFSET_HOLE
       ? sizeof h->chunk_head : sizeof h->chunk_head.offset;
-    return type == NBD_REPLY_TYPE_OFFSET_HOLE ? hole : data;
+    return type == NBD_REPLY_TYPE_OFFSET_HOLE ? CHUNK_HOLE : CHUNK_DATA;
   }
   h->chunk_payload = malloc (len);
   if (h->chunk_payload == NULL) {
     fail_cmd (cmd, ENOMEM);
-    return discard;
+    return CHUNK_SKIP;
   }
   h->rbuf = h->chunk_payload;
-  return payload;
+  return CHUNK_PAYLOAD;
 }
 
 /* Check a data chunk's range and aim h->rbuf at its place in the

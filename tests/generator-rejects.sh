@@ -8,6 +8,9 @@ source "${srcdir:-.}/functions.sh"
 requires ocamlfind ocamlopt -version
 
 gen="${srcdir:-.}/../generator"
+# The generator's modules in link order, as generator/Makefile.am lists them.
+sources=$(sed -n '/^sources = /,/^$/p' "$gen/Makefile.am" |
+            grep -o '[A-Za-z_]*\.ml')
 d=$(mktemp -d)
 cleanup_fn rm -rf "$d"
 
@@ -27,8 +30,7 @@ try ()
   fi
   (cd "$t/generator" &&
    ocamlfind ocamlopt -package str,unix -linkpkg -w -a \
-     types.ml utils.ml API.ml state_machine.ml C.ml states_emit.ml \
-     $(ls Man.ml GoLang.ml 2>/dev/null) generator.ml -o generator) >/dev/null
+     $sources -o generator) >/dev/null
   if (cd "$t" && ./generator/generator) > "$t/out" 2>&1; then
     echo "$0: $name: the generator accepted a broken input"
     exit 1
@@ -57,9 +59,13 @@ try bad-see-also API.ml \
 try bad-flag API.ml \
   's/Some \[ "FUA"; "PAYLOAD_LEN" \]/Some [ "FUA"; "NO_SUCH_FLAG" ]/' \
   'NO_SUCH_FLAG'
+# A hand-written call whose see-also names a call that does not exist.
+try bad-handwritten-see-also API.ml \
+  's/hw_see_also = \[ "create"; "shutdown" \]/hw_see_also = [ "no_such_hw" ]/' \
+  'no_such_hw'
 # A state body moving to a state that does not exist.
 try unknown-state states-magic.c \
-  's/next_state, %CHECK_MAGIC\)/next_state, %NO_SUCH_STATE)/' \
+  's/SET_NEXT_STATE \(%CHECK_MAGIC\)/SET_NEXT_STATE (%NO_SUCH_STATE)/' \
   'NO_SUCH_STATE'
 # Entering a group other than through its START.
 try group-entry states-magic.c \
