@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <endian.h>
 
+#include "fake-wire.h"
+
 /* Usage: ext-server SCENARIO
  *
  * A fixed newstyle server, written from the NBD protocol document,
@@ -53,51 +55,6 @@
 #define NR_GRANULES (SIZE / GRANULE)
 #define MAX_PAYLOAD (64 * 1024 * 1024)
 
-#define NBDMAGIC UINT64_C (0x4e42444d41474943)
-#define IHAVEOPT UINT64_C (0x49484156454F5054)
-#define OPT_REPLY_MAGIC UINT64_C (0x3e889045565a9)
-#define REQUEST_MAGIC 0x25609513
-#define EXT_REQUEST_MAGIC 0x21e41c71
-#define SIMPLE_REPLY_MAGIC 0x67446698
-#define STRUCTURED_REPLY_MAGIC 0x668e33ef
-#define EXT_REPLY_MAGIC 0x6e8a278c
-
-#define OPT_ABORT 2
-#define OPT_LIST 3
-#define OPT_INFO 6
-#define OPT_GO 7
-#define OPT_STRUCTURED_REPLY 8
-#define OPT_LIST_META_CONTEXT 9
-#define OPT_SET_META_CONTEXT 10
-#define OPT_EXTENDED_HEADERS 11
-
-#define REP_ACK 1
-#define REP_INFO 3
-#define REP_META_CONTEXT 4
-#define REP_ERR_UNSUP 0x80000001
-#define REP_ERR_POLICY 0x80000002
-#define REP_ERR_INVALID 0x80000003
-
-#define CMD_READ 0
-#define CMD_WRITE 1
-#define CMD_DISC 2
-#define CMD_FLUSH 3
-#define CMD_TRIM 4
-#define CMD_CACHE 5
-#define CMD_WRITE_ZEROES 6
-#define CMD_BLOCK_STATUS 7
-#define CMD_FLAG_REQ_ONE 8
-#define CMD_FLAG_PAYLOAD_LEN 32
-
-#define REPLY_FLAG_DONE 1
-#define REPLY_TYPE_NONE 0
-#define REPLY_TYPE_OFFSET_DATA 1
-#define REPLY_TYPE_BLOCK_STATUS 5
-#define REPLY_TYPE_BLOCK_STATUS_EXT 6
-#define REPLY_TYPE_ERROR 0x8001
-
-#define NBD_EINVAL 22
-
 static const char *scenario;
 static bool extended, structured, played;
 static bool contexts[3];        /* ids 1 and 2 selected */
@@ -109,68 +66,6 @@ is (const char *name)
 {
   return strcmp (scenario, name) == 0;
 }
-
-static char outbuf[65536];
-static size_t outlen;
-
-static void
-flush (void)
-{
-  const char *p = outbuf;
-  ssize_t r;
-
-  while (outlen > 0) {
-    r = write (STDOUT_FILENO, p, outlen);
-    if (r == -1 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      _exit (EXIT_SUCCESS);
-    p += r;
-    outlen -= r;
-  }
-}
-
-static void
-put (const void *buf, size_t len)
-{
-  const char *p = buf;
-  size_t n;
-
-  while (len > 0) {
-    if (outlen == sizeof outbuf)
-      flush ();
-    n = sizeof outbuf - outlen < len ? sizeof outbuf - outlen : len;
-    memcpy (outbuf + outlen, p, n);
-    outlen += n;
-    p += n;
-    len -= n;
-  }
-}
-
-static void
-get (void *buf, size_t len)
-{
-  char *p = buf;
-  ssize_t r;
-
-  flush ();
-  while (len > 0) {
-    r = read (STDIN_FILENO, p, len);
-    if (r == -1 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      exit (EXIT_SUCCESS);
-    p += r;
-    len -= r;
-  }
-}
-
-static void put16 (uint16_t v) { v = htobe16 (v); put (&v, 2); }
-static void put32 (uint32_t v) { v = htobe32 (v); put (&v, 4); }
-static void put64 (uint64_t v) { v = htobe64 (v); put (&v, 8); }
-static uint16_t get16 (void) { uint16_t v; get (&v, 2); return be16toh (v); }
-static uint32_t get32 (void) { uint32_t v; get (&v, 4); return be32toh (v); }
-static uint64_t get64 (void) { uint64_t v; get (&v, 8); return be64toh (v); }
 
 /* The stream is out of step: say nothing more. */
 static void
@@ -271,7 +166,7 @@ answer_option (uint32_t option, const char *data, uint32_t len)
   switch (option) {
   case OPT_ABORT:
     opt_reply (option, REP_ACK, 0);
-    flush ();
+    wire_flush ();
     exit (EXIT_SUCCESS);
   case OPT_EXTENDED_HEADERS:
     extended_headers (option, len);
@@ -654,6 +549,6 @@ main (int argc, char *argv[])
   handshake ();
   while (serve_one ())
     ;
-  flush ();
+  wire_flush ();
   exit (EXIT_SUCCESS);
 }

@@ -3,7 +3,7 @@
 
 # ext-server speaks NBD itself: it must not link our library.
 check_PROGRAMS += ext-server
-ext_server_SOURCES = ext-server.c
+ext_server_SOURCES = ext-server.c fake-wire.c fake-wire.h
 ext_server_LDADD =
 
 extended_tests = \

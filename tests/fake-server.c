@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <endian.h>
 
+#include "fake-wire.h"
+
 #include "fake-server.h"
 
 /* Usage: fake-server SCENARIO
@@ -67,61 +69,6 @@
 #define DISK_SIZE (1024 * 1024)
 #define MAX_PAYLOAD (64 * 1024 * 1024)
 
-#define NBDMAGIC UINT64_C (0x4e42444d41474943)
-#define IHAVEOPT UINT64_C (0x49484156454F5054)
-#define OPT_REPLY_MAGIC UINT64_C (0x3e889045565a9)
-#define REQUEST_MAGIC 0x25609513
-#define SIMPLE_REPLY_MAGIC 0x67446698
-#define STRUCTURED_REPLY_MAGIC 0x668e33ef
-
-#define FLAG_FIXED_NEWSTYLE 1
-#define FLAG_NO_ZEROES 2
-
-#define OPT_EXPORT_NAME 1
-#define OPT_ABORT 2
-#define OPT_LIST 3
-#define OPT_INFO 6
-#define OPT_GO 7
-#define OPT_STRUCTURED_REPLY 8
-#define OPT_LIST_META_CONTEXT 9
-#define OPT_SET_META_CONTEXT 10
-
-#define REP_ACK 1
-#define REP_SERVER 2
-#define REP_INFO 3
-#define REP_META_CONTEXT 4
-#define REP_ERR_UNSUP 0x80000001
-#define REP_ERR_INVALID 0x80000003
-
-#define INFO_EXPORT 0
-
-#define TFLAG_HAS_FLAGS 1
-#define TFLAG_SEND_FLUSH 4
-#define TFLAG_SEND_FUA 8
-#define TFLAG_SEND_TRIM 32
-#define TFLAG_SEND_WRITE_ZEROES 64
-#define TFLAG_SEND_DF 128
-#define TFLAG_SEND_CACHE 1024
-
-#define CMD_READ 0
-#define CMD_WRITE 1
-#define CMD_DISC 2
-#define CMD_FLUSH 3
-#define CMD_TRIM 4
-#define CMD_CACHE 5
-#define CMD_WRITE_ZEROES 6
-#define CMD_BLOCK_STATUS 7
-
-#define REPLY_FLAG_DONE 1
-#define REPLY_TYPE_NONE 0
-#define REPLY_TYPE_OFFSET_DATA 1
-#define REPLY_TYPE_OFFSET_HOLE 2
-#define REPLY_TYPE_BLOCK_STATUS 5
-#define REPLY_TYPE_ERROR 0x8001
-
-#define NBD_EIO 5
-#define NBD_EINVAL 22
-
 #define CONTEXT_ID 1            /* our id for base:allocation */
 
 static const char *scenario;
@@ -146,114 +93,6 @@ die (const char *msg)
 {
   fprintf (stderr, "fake-server: %s: %s\n", scenario, msg);
   exit (EXIT_FAILURE);
-}
-
-/* Replies are gathered here and written when the buffer fills, before
- * each read from the client, and at exit: a reply made of many small
- * fields then leaves in few writes, as from a real server.
- */
-static char outbuf[65536];
-static size_t outlen;
-
-static void
-flush (void)
-{
-  const char *p = outbuf;
-  ssize_t r;
-
-  while (outlen > 0) {
-    r = write (STDOUT_FILENO, p, outlen);
-    if (r == -1 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      _exit (EXIT_SUCCESS);
-    p += r;
-    outlen -= r;
-  }
-}
-
-/* Read exactly LEN bytes; exit quietly when the client goes away. */
-static void
-get (void *buf, size_t len)
-{
-  char *p = buf;
-  ssize_t r;
-
-  flush ();
-  while (len > 0) {
-    r = read (STDIN_FILENO, p, len);
-    if (r == -1 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      exit (EXIT_SUCCESS);
-    p += r;
-    len -= r;
-  }
-}
-
-void
-put (const void *buf, size_t len)
-{
-  const char *p = buf;
-  size_t n;
-
-  while (len > 0) {
-    if (outlen == sizeof outbuf)
-      flush ();
-    n = sizeof outbuf - outlen < len ? sizeof outbuf - outlen : len;
-    memcpy (outbuf + outlen, p, n);
-    outlen += n;
-    p += n;
-    len -= n;
-  }
-}
-
-static void
-put16 (uint16_t v)
-{
-  v = htobe16 (v);
-  put (&v, sizeof v);
-}
-
-static void
-put32 (uint32_t v)
-{
-  v = htobe32 (v);
-  put (&v, sizeof v);
-}
-
-static void
-put64 (uint64_t v)
-{
-  v = htobe64 (v);
-  put (&v, sizeof v);
-}
-
-static uint16_t
-get16 (void)
-{
-  uint16_t v;
-
-  get (&v, sizeof v);
-  return be16toh (v);
-}
-
-static uint32_t
-get32 (void)
-{
-  uint32_t v;
-
-  get (&v, sizeof v);
-  return be32toh (v);
-}
-
-static uint64_t
-get64 (void)
-{
-  uint64_t v;
-
-  get (&v, sizeof v);
-  return be64toh (v);
 }
 
 /* Discard everything until the client closes the connection. */
@@ -840,8 +679,7 @@ main (int argc, char *argv[])
       die ("bad batch count");
   }
 
-  atexit (flush);
-  disk = malloc (DISK_SIZE);
+    disk = malloc (DISK_SIZE);
   if (disk == NULL)
     die ("malloc");
   for (i = 0; i < DISK_SIZE; i += 8) {

@@ -5,8 +5,9 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "fake-wire.h"
+
 extern unsigned char *disk;
-extern void put (const void *buf, size_t len);
 extern void drain (void);
 
 /* What a script may refer to: the command or option it answers. */

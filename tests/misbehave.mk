@@ -3,7 +3,8 @@
 
 # fake-server speaks NBD itself: it must not link our library.
 check_PROGRAMS += fake-server
-fake_server_SOURCES = fake-server.c fake-script.c fake-server.h
+fake_server_SOURCES = fake-server.c fake-script.c fake-server.h \
+	fake-wire.c fake-wire.h
 fake_server_LDADD =
 
 misbehave_tests = \

@@ -24,83 +24,18 @@
 #include <unistd.h>
 #include <endian.h>
 
-#define NBDMAGIC UINT64_C (0x4e42444d41474943)
-#define IHAVEOPT UINT64_C (0x49484156454F5054)
-#define OPT_REPLY_MAGIC UINT64_C (0x3e889045565a9)
-#define FLAG_FIXED_NEWSTYLE 1
-#define OPT_ABORT 2
-#define OPT_STARTTLS 5
-#define OPT_GO 7
-#define REP_ACK 1
-#define REP_INFO 3
-#define REP_ERR_UNSUP 0x80000001
+#include "fake-wire.h"
 
 static const char *scenario;
-
-/* Read exactly LEN bytes; exit quietly when the client goes away. */
-static void
-get (void *buf, size_t len)
-{
-  char *p = buf;
-  ssize_t r;
-
-  while (len > 0) {
-    r = read (STDIN_FILENO, p, len);
-    if (r == -1 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      exit (EXIT_SUCCESS);
-    p += r;
-    len -= r;
-  }
-}
-
-static void
-put (const void *buf, size_t len)
-{
-  const char *p = buf;
-  ssize_t r;
-
-  while (len > 0) {
-    r = write (STDOUT_FILENO, p, len);
-    if (r == -1 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      exit (EXIT_SUCCESS);
-    p += r;
-    len -= r;
-  }
-}
-
-static void
-put_u16 (uint16_t v)
-{
-  v = htobe16 (v);
-  put (&v, sizeof v);
-}
-
-static void
-put_u32 (uint32_t v)
-{
-  v = htobe32 (v);
-  put (&v, sizeof v);
-}
-
-static void
-put_u64 (uint64_t v)
-{
-  v = htobe64 (v);
-  put (&v, sizeof v);
-}
 
 /* An option reply without payload. */
 static void
 opt_reply (uint32_t option, uint32_t reply)
 {
-  put_u64 (OPT_REPLY_MAGIC);
-  put_u32 (option);
-  put_u32 (reply);
-  put_u32 (0);
+  put64 (OPT_REPLY_MAGIC);
+  put32 (option);
+  put32 (reply);
+  put32 (0);
 }
 
 static void
@@ -129,9 +64,9 @@ main (int argc, char *argv[])
     exit (EXIT_FAILURE);
   }
   scenario = argv[1];
-  put_u64 (NBDMAGIC);
-  put_u64 (IHAVEOPT);
-  put_u16 (FLAG_FIXED_NEWSTYLE);
+  put64 (NBDMAGIC);
+  put64 (IHAVEOPT);
+  put16 (FLAG_FIXED_NEWSTYLE);
   get (&client_flags, sizeof client_flags);
   for (;;) {
     get (&opt, sizeof opt);

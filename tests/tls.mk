@@ -6,6 +6,7 @@
 # tls-*.sh scripts run them.  tls-fake-server speaks NBD itself and must
 # not link our library.
 check_PROGRAMS += tls-client tls-fake-server
+tls_fake_server_SOURCES = tls-fake-server.c fake-wire.c fake-wire.h
 tls_fake_server_LDADD =
 
 tls_tests = \

@@ -1,0 +1,106 @@
+/* fake-wire.c: big-endian reads and writes on stdin/stdout for the
+ * test servers, with the replies gathered into few writes.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdbool.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <endian.h>
+
+#include "fake-wire.h"
+
+static char outbuf[65536];
+static size_t outlen;
+
+void
+wire_flush (void)
+{
+  const char *p = outbuf;
+  ssize_t r;
+
+  while (outlen > 0) {
+    r = write (STDOUT_FILENO, p, outlen);
+    if (r == -1 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      _exit (EXIT_SUCCESS);
+    p += r;
+    outlen -= r;
+  }
+}
+
+/* Read exactly LEN bytes, after sending what was gathered. */
+void
+get (void *buf, size_t len)
+{
+  char *p = buf;
+  ssize_t r;
+
+  wire_flush ();
+  while (len > 0) {
+    r = read (STDIN_FILENO, p, len);
+    if (r == -1 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      exit (EXIT_SUCCESS);
+    p += r;
+    len -= r;
+  }
+}
+
+void
+put (const void *buf, size_t len)
+{
+  static bool registered;
+  const char *p = buf;
+  size_t n;
+
+  if (!registered) {
+    atexit (wire_flush);
+    registered = true;
+  }
+  while (len > 0) {
+    if (outlen == sizeof outbuf)
+      wire_flush ();
+    n = sizeof outbuf - outlen < len ? sizeof outbuf - outlen : len;
+    memcpy (outbuf + outlen, p, n);
+    outlen += n;
+    p += n;
+    len -= n;
+  }
+}
+
+void put16 (uint16_t v) { v = htobe16 (v); put (&v, sizeof v); }
+void put32 (uint32_t v) { v = htobe32 (v); put (&v, sizeof v); }
+void put64 (uint64_t v) { v = htobe64 (v); put (&v, sizeof v); }
+
+uint16_t
+get16 (void)
+{
+  uint16_t v;
+
+  get (&v, sizeof v);
+  return be16toh (v);
+}
+
+uint32_t
+get32 (void)
+{
+  uint32_t v;
+
+  get (&v, sizeof v);
+  return be32toh (v);
+}
+
+uint64_t
+get64 (void)
+{
+  uint64_t v;
+
+  get (&v, sizeof v);
+  return be64toh (v);
+}
