@@ -77,14 +77,6 @@ drain (void)
     get (&c, 1);
 }
 
-static void
-opt_reply (uint32_t option, uint32_t type, uint32_t len)
-{
-  put64 (OPT_REPLY_MAGIC);
-  put32 (option);
-  put32 (type);
-  put32 (len);
-}
 
 static uint16_t
 export_flags (void)
@@ -103,45 +95,32 @@ static const char *const context_names[3] = {
   NULL, "base:allocation", "x-ext:inverse"
 };
 
+/* One meta context query: either of our two contexts, by exact name. */
+static void
+meta_query (uint32_t option, const char *query, uint32_t len, void *opaque)
+{
+  uint32_t id;
+
+  for (id = 1; id <= 2; ++id)
+    if (len == strlen (context_names[id]) &&
+        memcmp (query, context_names[id], len) == 0) {
+      opt_reply (option, REP_META_CONTEXT, 4 + len);
+      put32 (id);
+      put (context_names[id], len);
+      if (option == OPT_SET_META_CONTEXT)
+        contexts[id] = true;
+    }
+}
+
 /* NBD_OPT_{LIST,SET}_META_CONTEXT: our two contexts by exact name. */
 static void
 meta_context (uint32_t option, const char *data, uint32_t len)
 {
-  uint32_t namelen, nr, qlen, pos, id;
-
-  if (!structured || len < 8)
-    goto invalid;
-  memcpy (&namelen, data, 4);
-  namelen = be32toh (namelen);
-  if (namelen > len - 8)
-    goto invalid;
-  pos = 4 + namelen;
-  memcpy (&nr, data + pos, 4);
-  nr = be32toh (nr);
-  pos += 4;
-  while (nr-- > 0) {
-    if (len - pos < 4)
-      goto invalid;
-    memcpy (&qlen, data + pos, 4);
-    qlen = be32toh (qlen);
-    pos += 4;
-    if (qlen > len - pos)
-      goto invalid;
-    for (id = 1; id <= 2; ++id)
-      if (qlen == strlen (context_names[id]) &&
-          memcmp (data + pos, context_names[id], qlen) == 0) {
-        opt_reply (option, REP_META_CONTEXT, 4 + qlen);
-        put32 (id);
-        put (context_names[id], qlen);
-        if (option == OPT_SET_META_CONTEXT)
-          contexts[id] = true;
-      }
-    pos += qlen;
-  }
-  opt_reply (option, REP_ACK, 0);
-  return;
- invalid:
-  opt_reply (option, REP_ERR_INVALID, 0);
+  if (!structured ||
+      meta_queries (option, data, len, meta_query, NULL) == -1)
+    opt_reply (option, REP_ERR_INVALID, 0);
+  else
+    opt_reply (option, REP_ACK, 0);
 }
 
 static void

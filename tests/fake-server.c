@@ -125,48 +125,30 @@ export_flags (void)
   return flags;
 }
 
+
+/* One meta context query: base:allocation is the only one we know. */
 static void
-opt_reply (uint32_t option, uint32_t type, uint32_t len)
+meta_query (uint32_t option, const char *query, uint32_t len, void *opaque)
 {
-  put64 (OPT_REPLY_MAGIC);
-  put32 (option);
-  put32 (type);
-  put32 (len);
+  static const char base[] = "base:allocation";
+
+  if (len == strlen (base) && memcmp (query, base, len) == 0) {
+    opt_reply (option, REP_META_CONTEXT, 4 + len);
+    put32 (CONTEXT_ID);
+    put (base, len);
+    if (option == OPT_SET_META_CONTEXT)
+      meta = true;
+  }
 }
 
 /* NBD_OPT_{LIST,SET}_META_CONTEXT: answer base:allocation queries. */
 static void
 meta_context (uint32_t option, const char *data, uint32_t len)
 {
-  static const char base[] = "base:allocation";
-  uint32_t namelen, nr, qlen, pos;
-
-  if (!structured || len < 8)
-    goto invalid;
-  memcpy (&namelen, data, 4);
-  namelen = be32toh (namelen);
-  if (namelen > len - 8)
-    goto invalid;
-  pos = 4 + namelen;
-  memcpy (&nr, data + pos, 4);
-  nr = be32toh (nr);
-  pos += 4;
-  while (nr-- > 0) {
-    if (len - pos < 4)
-      goto invalid;
-    memcpy (&qlen, data + pos, 4);
-    qlen = be32toh (qlen);
-    pos += 4;
-    if (qlen > len - pos)
-      goto invalid;
-    if (qlen == strlen (base) && memcmp (data + pos, base, qlen) == 0) {
-      opt_reply (option, REP_META_CONTEXT, 4 + qlen);
-      put32 (CONTEXT_ID);
-      put (base, qlen);
-      if (option == OPT_SET_META_CONTEXT)
-        meta = true;
-    }
-    pos += qlen;
+  if (!structured ||
+      meta_queries (option, data, len, meta_query, NULL) == -1) {
+    opt_reply (option, REP_ERR_INVALID, 0);
+    return;
   }
   if (is ("extra-context") && option == OPT_SET_META_CONTEXT) {
     static const char extra[] = "fake:unrequested";
@@ -175,10 +157,6 @@ meta_context (uint32_t option, const char *data, uint32_t len)
     put (extra, strlen (extra));
   }
   opt_reply (option, REP_ACK, 0);
-  return;
-
- invalid:
-  opt_reply (option, REP_ERR_INVALID, 0);
 }
 
 /* NBD_OPT_LIST: one export, or many with long names (long-list). */

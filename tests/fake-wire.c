@@ -104,3 +104,46 @@ get64 (void)
   get (&v, sizeof v);
   return be64toh (v);
 }
+
+void
+opt_reply (uint32_t option, uint32_t type, uint32_t len)
+{
+  put64 (OPT_REPLY_MAGIC);
+  put32 (option);
+  put32 (type);
+  put32 (len);
+}
+
+/* A big-endian 32 bit field at DATA + POS. */
+static uint32_t
+field32 (const char *data, uint32_t pos)
+{
+  uint32_t v;
+
+  memcpy (&v, data + pos, 4);
+  return be32toh (v);
+}
+
+int
+meta_queries (uint32_t option, const char *data, uint32_t len,
+              meta_query_fn fn, void *opaque)
+{
+  uint32_t nr, qlen, pos;
+
+  if (len < 8 || field32 (data, 0) > len - 8)
+    return -1;
+  pos = 4 + field32 (data, 0);
+  nr = field32 (data, pos);
+  pos += 4;
+  while (nr-- > 0) {
+    if (len - pos < 4)
+      return -1;
+    qlen = field32 (data, pos);
+    pos += 4;
+    if (qlen > len - pos)
+      return -1;
+    fn (option, data + pos, qlen, opaque);
+    pos += qlen;
+  }
+  return 0;
+}

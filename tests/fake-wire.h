@@ -94,4 +94,17 @@ extern uint16_t get16 (void);
 extern uint32_t get32 (void);
 extern uint64_t get64 (void);
 
+/* The header of an option reply; LEN bytes of payload follow. */
+extern void opt_reply (uint32_t option, uint32_t type, uint32_t len);
+
+/* Walk the queries of an NBD_OPT_{LIST,SET}_META_CONTEXT request (DATA,
+ * LEN bytes: export name, count, queries), calling FN with each in
+ * turn.  Returns 0, or -1 as soon as the request turns out malformed
+ * (FN may already have answered the queries before that point).
+ */
+typedef void (*meta_query_fn) (uint32_t option, const char *query,
+                               uint32_t len, void *opaque);
+extern int meta_queries (uint32_t option, const char *data, uint32_t len,
+                         meta_query_fn fn, void *opaque);
+
 #endif /* FAKE_WIRE_H */

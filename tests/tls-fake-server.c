@@ -28,27 +28,18 @@
 
 static const char *scenario;
 
-/* An option reply without payload. */
-static void
-opt_reply (uint32_t option, uint32_t reply)
-{
-  put64 (OPT_REPLY_MAGIC);
-  put32 (option);
-  put32 (reply);
-  put32 (0);
-}
 
 static void
 starttls (void)
 {
   if (strcmp (scenario, "plaintext") == 0) {
-    opt_reply (OPT_STARTTLS, REP_ACK);
-    opt_reply (OPT_GO, REP_ACK);        /* not a TLS ServerHello */
+    opt_reply (OPT_STARTTLS, REP_ACK, 0);
+    opt_reply (OPT_GO, REP_ACK, 0);        /* not a TLS ServerHello */
   }
   else if (strcmp (scenario, "bad-reply") == 0)
-    opt_reply (OPT_STARTTLS, REP_INFO);
+    opt_reply (OPT_STARTTLS, REP_INFO, 0);
   else
-    opt_reply (OPT_STARTTLS, REP_ERR_UNSUP);
+    opt_reply (OPT_STARTTLS, REP_ERR_UNSUP, 0);
 }
 
 int
@@ -83,7 +74,7 @@ main (int argc, char *argv[])
       starttls ();
     else {
       opt_reply (opt.option, opt.option == OPT_ABORT ? REP_ACK
-                 : REP_ERR_UNSUP);
+                 : REP_ERR_UNSUP, 0);
       if (opt.option == OPT_ABORT)
         exit (EXIT_SUCCESS);
     }
