@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "human-size.h"
+#include "list-options.h"
 #include "nbdcopy.h"
 
 struct options opt = {
@@ -101,30 +102,6 @@ bad_option (const char *fmt, ...)
   va_end (args);
   fprintf (stderr, "\nTry 'nbdcopy --help' for usage.\n");
   exit (EXIT_FAILURE);
-}
-
-static void
-list_options (void)
-{
-  size_t i;
-
-  for (i = 0; long_options[i].name; i++) {
-    if (strcmp (long_options[i].name, "long-options") != 0 &&
-        strcmp (long_options[i].name, "short-options") != 0)
-      printf ("--%s\n", long_options[i].name);
-  }
-  exit (EXIT_SUCCESS);
-}
-
-static void
-list_short_options (void)
-{
-  size_t i;
-
-  for (i = 0; short_options[i]; i++)
-    if (short_options[i] != ':')
-      printf ("-%c\n", short_options[i]);
-  exit (EXIT_SUCCESS);
 }
 
 static uint64_t
@@ -232,8 +209,8 @@ parse_options (int argc, char *argv[])
       break;
     switch (c) {
     case HELP_OPTION: usage (stdout, EXIT_SUCCESS);
-    case LONG_OPTIONS: list_options (); break;
-    case SHORT_OPTIONS: list_short_options (); break;
+    case LONG_OPTIONS: list_long_options (long_options);
+    case SHORT_OPTIONS: list_short_options (short_options);
     case ALLOCATED: opt.allocated = true; break;
     case BLKHASH: parse_blkhash (optarg); break;
     case BLKHASH_FILE: opt.blkhash_file = optarg; break;

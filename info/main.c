@@ -12,6 +12,7 @@
 
 #include <libnbd.h>
 
+#include "list-options.h"
 #include "nbdinfo.h"
 
 const char *progname;
@@ -116,26 +117,6 @@ static const struct option long_options[] = {
   { NULL, 0, NULL, 0 }
 };
 
-/* --long-options and --short-options list what bash completion may
- * offer, so they leave themselves out.
- */
-static void __attribute__ ((noreturn))
-list_options (bool long_ones)
-{
-  size_t i;
-
-  if (long_ones) {
-    for (i = 0; long_options[i].name != NULL; ++i)
-      if (strcmp (long_options[i].name, "long-options") != 0 &&
-          strcmp (long_options[i].name, "short-options") != 0)
-        printf ("--%s\n", long_options[i].name);
-  }
-  else {
-    for (i = 0; short_options[i]; ++i)
-      printf ("-%c\n", short_options[i]);
-  }
-  exit (EXIT_SUCCESS);
-}
 
 /* The NBD argument: one URI, or a server command between [ and ]. */
 static void
@@ -199,8 +180,8 @@ parse_options (int argc, char **argv)
                            NULL)) != -1) {
     switch (c) {
     case HELP_OPTION: usage (stdout, EXIT_SUCCESS);
-    case LONG_OPTIONS: list_options (true);
-    case SHORT_OPTIONS: list_options (false);
+    case LONG_OPTIONS: list_long_options (long_options);
+    case SHORT_OPTIONS: list_short_options (short_options);
     case COLOUR_OPTION: colour = true; break;
     case NO_COLOUR_OPTION: colour = false; break;
     case CONTENT_OPTION: content_flag = true; break;
