@@ -134,6 +134,15 @@ kill_nbdkit ()
   fi
 }
 
+# make_tmpdir: a scratch directory in $tmpdir, removed at exit with any
+# nbdkit the script left running.
+make_tmpdir ()
+{
+  tmpdir="$(mktemp -d)"
+  trap 'kill_nbdkit; rm -rf "$tmpdir"' EXIT
+  trap 'exit 130' INT TERM
+}
+
 # CPU accounting, in clock ticks.  busy_ticks: all CPUs' non-idle time
 # from /proc/stat.  own_ticks: this shell plus every child it has waited
 # for (nbdkit, which waits for the client).  Other processes' CPU over

@@ -35,14 +35,7 @@ require "$counter" nbdkit setsid awk ldd
 setup_commands
 check_libraries
 
-tmpdir="$(mktemp -d)"
-cleanup ()
-{
-  kill_nbdkit
-  rm -rf "$tmpdir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+make_tmpdir
 
 # summarise FILE: print "total send recv poll other" call counts from
 # an strace -c summary.  Each table row is: % time, seconds, usecs/call,

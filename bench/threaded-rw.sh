@@ -26,14 +26,7 @@ require nbdkit setsid awk sort getconf ldd
 setup_commands
 check_libraries
 
-tmpdir="$(mktemp -d)"
-cleanup ()
-{
-  kill_nbdkit
-  rm -rf "$tmpdir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+make_tmpdir
 
 # run_one SIDE ARGS...: one run; sets ops (requests/s) and other (CPU
 # ticks used by other processes during the run).

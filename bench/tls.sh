@@ -29,14 +29,7 @@ require nbdkit setsid awk sort psktool
 setup_commands
 check_libraries
 
-tmpdir="$(mktemp -d)"
-cleanup ()
-{
-  kill_nbdkit
-  rm -rf "$tmpdir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+make_tmpdir
 
 psktool -u bench -p "$tmpdir/keys.psk" >/dev/null
 tls_server=(--tls=require --tls-psk="$tmpdir/keys.psk")
