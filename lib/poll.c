@@ -19,6 +19,14 @@ nbd_unlocked_aio_get_fd (struct nbd_handle *h)
   return h->sock->ops->get_fd (h->sock);
 }
 
+/* READY holds a batch of queued commands (or the rest of a send). */
+static bool
+batch_waiting (struct nbd_handle *h)
+{
+  return h->state == STATE_READY_START &&
+    (h->cmds_to_issue || nbd_internal_send_pending (h));
+}
+
 /* What the state machine waits for in its current state, computed with
  * the lock held whenever the state is published: the state's own
  * direction (lib/states.c, from the events it accepts), except that
@@ -27,8 +35,7 @@ nbd_unlocked_aio_get_fd (struct nbd_handle *h)
 unsigned
 nbd_internal_direction (struct nbd_handle *h)
 {
-  if (h->state == STATE_READY_START &&
-      (h->cmds_to_issue || nbd_internal_send_pending (h)))
+  if (batch_waiting (h))
     return LIBNBD_AIO_DIRECTION_BOTH;
   return nbd_internal_state_direction (h->state);
 }
@@ -48,8 +55,7 @@ nbd_internal_flush_batch (struct nbd_handle *h)
 {
   int r;
 
-  if (h->state != STATE_READY_START ||
-      (h->cmds_to_issue == NULL && !nbd_internal_send_pending (h)))
+  if (!batch_waiting (h))
     return 0;
   h->force_send = true;
   r = nbd_internal_run (h, CmdIssue);
@@ -70,8 +76,7 @@ nbd_unlocked_aio_notify_read (struct nbd_handle *h)
 int
 nbd_unlocked_aio_notify_write (struct nbd_handle *h)
 {
-  if (h->state == STATE_READY_START &&
-      (h->cmds_to_issue || nbd_internal_send_pending (h)))
+  if (batch_waiting (h))
     return nbd_internal_flush_batch (h);
   return nbd_internal_run (h, NotifyWrite);
 }
