@@ -10,7 +10,8 @@ packages=(
   nbdkit qemu-utils nbd-server
   valgrind strace g++ libnbd-bin
   golang-go gnutls-bin
-  file python3 groff-base perl gnuplot-nox
+  file python3 python3-dev groff-base perl gnuplot-nox
+  libfuse3-dev fuse3
 )
 
 missing=()
