@@ -82,7 +82,7 @@ parse_size (const char *option, const char *arg)
   int64_t r = human_size_parse (arg, &error);
 
   if (r == -1) {
-    fprintf (stderr, "%s: could not parse %s: %s: %s\n",
+    fprintf (stderr, "%s: %s %s: %s\n",
              progname, option, arg, error);
     exit (EXIT_FAILURE);
   }
