@@ -16,8 +16,8 @@ EOX
 expect d37 "$uri"
 
 # Control characters, the ends of printable ASCII, bytes over 127.
-start_nbdkit chars data \
-  '0x00 0x1f 0x20 0x21 0x7e 0x7f 0x80 0xff 0x41 0x7a 0x2e 0x7c 0x5c 0x22 0x27 0x60'
+start_nbdkit chars data '0x00 0x1f 0x20 0x21 0x7e 0x7f 0x80 0xff
+                         0x41 0x7a 0x2e 0x7c 0x5c 0x22 0x27 0x60'
 cat > "$tmp/chars.exp" <<'EOX'
 0000000000: 00 1f 20 21 7e 7f 80 ff  41 7a 2e 7c 5c 22 27 60 |.. !~...Az.|\"'`|
 EOX
@@ -75,8 +75,8 @@ start_nbdkit empty data '' size=0
 expect empty "$uri"
 
 # A server run by socket activation, between [ ].
-printf '%s\n' \
-  '0000000000: 01 02 03                                         |...             |' \
-  > "$tmp/cmd.exp"
+cat > "$tmp/cmd.exp" <<'EOX'
+0000000000: 01 02 03                                         |...             |
+EOX
 expect cmd -- [ nbdkit data '1 2 3' ]
 echo "$0: OK"

@@ -33,20 +33,24 @@ cleanup_fn rm -rf "$tmp"
 # test ends; sets $uri to the server's URI.
 start_nbdkit ()
 {
-  local name=$1 sock pidfile
+  local name=$1 sock pidfile pid
   shift
   sock="$tmp/$name.sock"
   pidfile="$tmp/$name.pid"
   nbdkit -U "$sock" -P "$pidfile" -f "$@" &
+  pid=$!
   for _ in $(seq 100); do
     [ -s "$pidfile" ] && break
     sleep 0.1
   done
   if [ ! -s "$pidfile" ]; then
+    kill "$pid" 2>/dev/null || :
     echo "$0: nbdkit $* did not start"
     exit 1
   fi
-  cleanup_fn kill "$(cat "$pidfile")"
+  # Killed, then waited for, so that it is gone before $tmp is.
+  cleanup_fn wait "$pid"
+  cleanup_fn kill "$pid"
   uri="nbd+unix:///?socket=$sock"
 }
 

@@ -26,7 +26,8 @@ compare ()
 start_nbdkit d1 data '"Hi!" 0x80 0x7f 0x20 @37 "x" @100 "hello world" @200 0'
 compare "$uri"
 compare --colour "$uri"
-start_nbdkit d2 data '@32768 1 @65535 "hello, world!" @17825790 "spanning" @20000000 0'
+start_nbdkit d2 data '@32768 1 @65535 "hello, world!"
+                      @17825790 "spanning" @20000000 0'
 compare "$uri"
 compare --colour "$uri"
 compare -n 4096 "$uri"

@@ -172,14 +172,15 @@ hexdump_zeroes (struct hexdump *hd, uint64_t len)
   uint64_t lines, i;
   size_t n;
 
-  n = (16 - hd->fill) % 16 < len ? (16 - hd->fill) % 16 : len;
-  memset (&hd->line[hd->fill], 0, n);
-  hd->fill += n;
-  len -= n;
-  if (hd->fill == 16)
+  if (hd->fill > 0) {           /* first complete the line begun */
+    n = 16 - hd->fill < len ? 16 - hd->fill : len;
+    memset (&hd->line[hd->fill], 0, n);
+    hd->fill += n;
+    len -= n;
+    if (hd->fill < 16)
+      return;
     end_line (hd);
-  if (hd->fill > 0)             /* the zeroes ended inside the line */
-    return;
+  }
 
   lines = len / 16;
   for (i = 0; i < lines; i++) {
