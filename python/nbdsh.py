@@ -53,8 +53,6 @@ def parse_args(argv):
                    help=argparse.SUPPRESS)
     p.add_argument("--long-options", action="store_true",
                    help=argparse.SUPPRESS)
-    p.add_argument("script", nargs="?", metavar="SCRIPT",
-                   help="a Python file to run after the options")
     return p.parse_args(argv)
 
 
@@ -84,8 +82,8 @@ def informational(args):
 
 
 def make_namespace(args):
-    """The globals of -c commands, the script and the interactive
-    shell: one dict, so a name set by one is seen by the next."""
+    """The globals of the -c commands and the interactive shell: one
+    dict, so a name set by one is seen by the next."""
     ns = {"__name__": "__main__", "nbd": nbd, "os": os, "sys": sys}
     if not args.n:
         h = nbd.NBD()
@@ -98,10 +96,6 @@ def run_step(kind, value, ns):
     if kind == "command":
         source = sys.stdin.read() if value == "-" else value
         exec(source, ns)
-    elif kind == "script":
-        path, source = value
-        sys.argv = [path]
-        exec(compile(source, path, "exec"), ns)
     elif kind == "uri":
         ns["h"].connect_uri(value)
     elif kind == "base_allocation":
@@ -124,17 +118,6 @@ def run_steps(steps, ns):
         else:
             print("nbdsh: command line script failed: %s" % e.string,
                   file=sys.stderr)
-        sys.exit(1)
-
-
-def read_script(path):
-    """Reads the script before anything connects, so that a wrong file
-    name fails at once."""
-    try:
-        with open(path) as f:
-            return f.read()
-    except OSError as e:
-        print("nbdsh: %s: %s" % (path, e.strerror), file=sys.stderr)
         sys.exit(1)
 
 
@@ -161,24 +144,22 @@ def banner(have_handle):
 
 def shell(argv=None):
     args = parse_args(argv)
-    if informational(args):
-        sys.exit(0)
+    # As in libnbd 1.22, -n with an option that needs h is refused even
+    # beside -V, and the message has no "nbdsh: " in front.
     wants_handle = [k for k, _ in args.steps if k in HANDLE_STEPS]
     if args.n and wants_handle:
-        print("nbdsh: error: -n option cannot be used with "
+        print("error: -n option cannot be used with "
               "--base-allocation, --opt-mode or --uri", file=sys.stderr)
         sys.exit(1)
+    if informational(args):
+        sys.exit(0)
     if args.verbose:
         os.environ["LIBNBD_DEBUG"] = "1"
 
-    steps = args.steps
-    if args.script is not None:
-        source = read_script(args.script)
-        steps = steps + [("script", (args.script, source))]
     ns = make_namespace(args)
-    run_steps(steps, ns)
-    # Without -c or a script, the shell is interactive.
-    if len(steps) == len(wants_handle):
+    run_steps(args.steps, ns)
+    # Without -c, the shell is interactive.
+    if len(args.steps) == len(wants_handle):
         sys.ps1 = "nbd> "
         code.interact(banner=banner(not args.n), local=ns, exitmsg="")
 

@@ -16,6 +16,9 @@ expect "$tmp/out" "True"
 $VG nbdsh -c 'print(h.get_handle_name(), h.aio_is_created())' > "$tmp/out"
 expect "$tmp/out" "nbdsh True"
 
+# libnbd 1.22's words, without "nbdsh: " in front.
+refused="error: -n option cannot be used with --base-allocation, \
+--opt-mode or --uri"
 for opt in "-u nbd://localhost" --base-allocation --opt-mode; do
   status=0
   $VG nbdsh -n $opt -c 'print("ran")' > "$tmp/out" 2> "$tmp/err" ||
@@ -23,5 +26,11 @@ for opt in "-u nbd://localhost" --base-allocation --opt-mode; do
   cat "$tmp/err"
   test $status -eq 1
   test ! -s "$tmp/out"
-  grep -q -- '-n option cannot be used with' "$tmp/err"
+  expect "$tmp/err" "$refused"
 done
+# The refusal comes before -V, as in libnbd 1.22.
+status=0
+$VG nbdsh -n -u nbd://localhost -V > "$tmp/out" 2> "$tmp/err" || status=$?
+test $status -eq 1
+test ! -s "$tmp/out"
+expect "$tmp/err" "$refused"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test-options.sh: an unknown option or a missing argument exits 2 with
-# a usage message and no traceback; abbreviated long options and "--"
-# work.
+# a usage message and no traceback, as does a file name or "--";
+# abbreviated long options work.
 source "${srcdir:-.}/sh-functions.sh"
 set -e
 
@@ -22,7 +22,7 @@ fails 'unrecognized arguments: --no-such' --no-such
 fails 'unrecognized arguments: -x' -x
 fails 'expected one argument' -u
 fails 'expected one argument' -c
-fails 'unrecognized arguments: two' -c pass one two
+fails 'unrecognized arguments: one two$' -c pass one two
 
 # Unambiguous prefixes of long options are accepted.
 $VG nbdsh --base -c 'print(h.get_meta_context(0))' > "$tmp/out"
@@ -30,10 +30,13 @@ expect "$tmp/out" "base:allocation"
 $VG nbdsh --comm 'print("ok")' > "$tmp/out"
 expect "$tmp/out" "ok"
 
-# After "--" a word starting with "-" is the script's name.
-echo 'print("dash script")' > "$tmp/-s.py"
-(cd "$tmp" && $VG nbdsh -- -s.py) > "$tmp/out"
-expect "$tmp/out" "dash script"
-# "--" alone leaves the shell interactive; at end of input it exits 0.
-$VG nbdsh -- < /dev/null > "$tmp/out" 2> "$tmp/err"
-grep -q 'Welcome to nbdsh' "$tmp/err"
+# As in libnbd 1.22, there is no file argument: a file name, "--"
+# alone or followed by anything is refused before any -c runs.
+echo 'print("script ran")' > "$tmp/file.py"
+fails "unrecognized arguments: $tmp/file.py\$" "$tmp/file.py"
+fails "unrecognized arguments: $tmp/file.py\$" -c 'print("ran")' "$tmp/file.py"
+fails "unrecognized arguments: $tmp/file.py\$" -n -u nbd://x "$tmp/file.py"
+fails 'unrecognized arguments: --$' --
+fails 'unrecognized arguments: --$' -c 'print("ran")' --
+fails "unrecognized arguments: -- $tmp/file.py\$" -- "$tmp/file.py"
+fails 'unrecognized arguments: -- -c pass$' -- -c pass

@@ -1,33 +1,57 @@
 #!/usr/bin/env bash
-# test-script.sh: a script file named after the options runs after all
-# of them, with sys.argv[0] set to its name; a missing file is an error.
-# (libnbd 1.22's nbdsh has no SCRIPT argument; this one adds it.)
+# test-script.sh: a Python file runs as a user of libnbd 1.22's nbdsh
+# runs one, with "-c -" and the file on stdin or with -c and exec(),
+# in its place among the options; its errors exit 1 with a traceback.
 source "${srcdir:-.}/sh-functions.sh"
 set -e
 requires nbdkit memory --version
 start_nbdkit "$tmp/sock" memory size=1M
 
 cat > "$tmp/script.py" <<'EOF2'
-import sys
-print(sys.argv[0].endswith("script.py"), x, h.get_size())
+y = len(x)
+print(x, h.get_size())
 EOF2
-$VG nbdsh "$tmp/script.py" -u "$uri" -c 'x = "set by -c"' > "$tmp/out"
-expect "$tmp/out" "True set by -c 1048576"
+$VG nbdsh -u "$uri" -c 'x = "set by -c"' -c - -c 'print(y)' \
+  < "$tmp/script.py" > "$tmp/out"
+expect "$tmp/out" "set by -c 1048576
+9"
 
-# A Python error in the script: a traceback naming the file, exit 1.
-printf 'pass\n1 / 0\n' > "$tmp/bad.py"
-status=0
-$VG nbdsh "$tmp/bad.py" > "$tmp/out" 2> "$tmp/err" || status=$?
-cat "$tmp/err"
-test $status -eq 1
+export script="$tmp/script.py"
+$VG nbdsh -c 'x = "exec"' -u "$uri" \
+  -c 'import os; exec(open(os.environ["script"]).read())' > "$tmp/out"
+expect "$tmp/out" "exec 1048576"
+
+# fails EXPECT ARGS...: nbdsh ARGS exits 1 with a traceback ending in
+# EXPECT and prints nothing on stdout.
+fails ()
+{
+  local expect=$1 status=0
+  shift
+  $VG nbdsh "$@" > "$tmp/out" 2> "$tmp/err" || status=$?
+  cat "$tmp/err"
+  test $status -eq 1
+  test ! -s "$tmp/out"
+  grep -q '^Traceback' "$tmp/err"
+  grep -q -- "$expect" "$tmp/err"
+}
+
+# A Python error in the file, read from stdin or compiled under its
+# name, which the traceback then shows.
+printf 'pass\n1 / 0\nprint("not reached")\n' > "$tmp/bad.py"
+fails '^ZeroDivisionError' -c - < "$tmp/bad.py"
+grep -q 'File "<string>", line 2' "$tmp/err"
+export script="$tmp/bad.py"
+fails '^ZeroDivisionError' -c 'import os
+exec(compile(open(os.environ["script"]).read(), os.environ["script"], "exec"))'
 grep -q "File \"$tmp/bad.py\", line 2" "$tmp/err"
-grep -q '^ZeroDivisionError' "$tmp/err"
 
-# A missing script fails before anything connects or runs.
+# A missing file is Python's FileNotFoundError; what came before it ran.
+export script="$tmp/nonexistent.py"
 status=0
-$VG nbdsh -c 'print("ran")' "$tmp/nonexistent.py" \
+$VG nbdsh -c 'print("ran")' \
+  -c 'import os; exec(open(os.environ["script"]).read())' \
   > "$tmp/out" 2> "$tmp/err" || status=$?
 cat "$tmp/err"
 test $status -eq 1
-test ! -s "$tmp/out"
-grep -q "^nbdsh: $tmp/nonexistent.py: No such file or directory" "$tmp/err"
+expect "$tmp/out" "ran"
+grep -q '^FileNotFoundError: .*nonexistent\.py' "$tmp/err"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# test-sparse.sh: a script reads nbdkit data with a hole in it through
-# h.pread and h.block_status and checks the bytes and the extents.
+# test-sparse.sh: a script on stdin ("-c -") reads nbdkit data with a
+# hole in it through h.pread and h.block_status and checks the bytes and
+# the extents.
 source "${srcdir:-.}/sh-functions.sh"
 set -e
 requires nbdkit data --version
@@ -37,5 +38,5 @@ assert flags_at(M // 2) == HOLE_ZERO, extents
 assert flags_at(2 * M - 1) == HOLE_ZERO, extents
 print("extents ok")
 EOF2
-$VG nbdsh --base-allocation -u "$uri" "$tmp/check.py" > "$tmp/out"
+$VG nbdsh --base-allocation -u "$uri" -c - < "$tmp/check.py" > "$tmp/out"
 expect "$tmp/out" "extents ok"
