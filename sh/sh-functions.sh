@@ -1,0 +1,66 @@
+# sh-functions.sh: helpers for nbdsh's shell tests (source it).
+
+source "${srcdir:-.}/../tests/functions.sh"
+
+# Skip unless $PYTHON imports the nbd module of this build (python/ of
+# the build or source tree), never a copy installed on the system.
+requires_nbd_module ()
+{
+  local file
+  if ! file=$("${PYTHON:-python3}" -c 'import nbd; print(nbd.__file__)' \
+                2>/dev/null); then
+    echo "$0: SKIP: ${PYTHON:-python3} cannot import nbd:" \
+         "the Python bindings (python/) are not built"
+    exit 77
+  fi
+  case "$file" in
+    "$abs_top_builddir"/python/*|"$abs_top_srcdir"/python/*) ;;
+    *)
+      echo "$0: SKIP: the nbd module found is $file, not this build's"
+      exit 77
+      ;;
+  esac
+}
+
+# A fresh temporary directory, removed at exit.
+make_tmpdir ()
+{
+  tmp=$(mktemp -d /tmp/nbdsh-test.XXXXXX)
+  cleanup_fn rm -rf "$tmp"
+}
+
+# start_nbdkit SOCKET ARGS...: a background nbdkit on a Unix socket,
+# killed at exit.  $uri is set to its NBD URI.
+start_nbdkit ()
+{
+  local sock=$1 pidfile
+  shift
+  pidfile="$sock.pid"
+  nbdkit -U "$sock" -P "$pidfile" -f "$@" &
+  for _ in $(seq 100); do
+    [ -s "$pidfile" ] && break
+    sleep 0.1
+  done
+  if [ ! -s "$pidfile" ]; then
+    echo "$0: nbdkit did not start"
+    exit 1
+  fi
+  cleanup_fn kill "$(cat "$pidfile")"
+  uri="nbd+unix:///?socket=$sock"
+}
+
+# expect FILE TEXT: FILE holds exactly TEXT (and a final newline).
+expect ()
+{
+  if [ "$(cat "$1")" != "$2" ]; then
+    echo "$0: $1 is:"
+    cat "$1"
+    echo "$0: expected:"
+    echo "$2"
+    exit 1
+  fi
+}
+
+# Every test needs the bindings and a scratch directory.
+requires_nbd_module
+make_tmpdir
