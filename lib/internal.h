@@ -410,6 +410,8 @@ extern void nbd_internal_reset_size_and_flags (struct nbd_handle *h);
 extern int nbd_internal_set_size_and_flags (struct nbd_handle *h,
                                             uint64_t exportsize,
                                             uint16_t eflags);
+extern int nbd_internal_structured_reply_reply (struct nbd_handle *h,
+                                                uint32_t reply);
 extern int nbd_internal_extended_headers_reply (struct nbd_handle *h,
                                                 uint32_t reply);
 
