@@ -48,3 +48,22 @@ test "$(cat "$tmp/sparse" | $VG nbdcopy --blkhash - null:)" = "$expect"
 got=$(nbdkit -U - file "$tmp/sparse" \
         --run "$VG nbdcopy -C 4 -T 4 --blkhash \"\$uri\" null:")
 test "$got" = "$expect"
+
+# Small block sizes, down to 1 byte, on small and odd-sized images:
+# many blocks in one request, a short last block, a block larger than
+# the image.  First the published vector of the algorithm.
+printf hello > "$tmp/hello"
+test "$($VG nbdcopy --blkhash=md5/4 "$tmp/hello" null:)" = \
+     8262896de34125dec173722c920e8bd0
+make_sparse_file "$tmp/small" $((100 * 1024 + 3))
+head -c 4097 /dev/urandom > "$tmp/odd"
+for bs in 1 2 4 64 512; do
+  for f in hello small odd empty; do
+    check "$tmp/$f" md5/$bs md5 $bs
+  done
+  check "$tmp/odd" sha256/$bs sha256 $bs --synchronous
+done
+expect=$($ref "$tmp/small" sha1 2)
+got=$(nbdkit -U - file "$tmp/small" \
+        --run "$VG nbdcopy -C 2 -T 2 --blkhash=sha1/2 \"\$uri\" null:")
+test "$got" = "$expect"

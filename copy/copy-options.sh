@@ -27,6 +27,7 @@ fails 'power of 2' --sparse=1000
 fails 'power of 2' --sparse=256
 fails 'unrecognized option' --no-such-option
 fails 'unknown digest' --blkhash=nosuchhash
+fails 'block size' --blkhash=md5/0
 fails 'could not parse number' --progress=x
 
 # Human sizes are accepted.

@@ -167,9 +167,9 @@ parse_blkhash (const char *arg)
   if (slash) {
     *slash = '\0';
     opt.blkhash_block_size = parse_size ("--blkhash", slash + 1);
-    if (opt.blkhash_block_size < 512 ||
+    if (opt.blkhash_block_size < 1 ||
         opt.blkhash_block_size > MAX_REQUEST_SIZE)
-      bad_option ("--blkhash: block size must be between 512 and %d",
+      bad_option ("--blkhash: block size must be between 1 and %d",
                   MAX_REQUEST_SIZE);
   }
   if (copy[0] != '\0')

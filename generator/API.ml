@@ -1125,7 +1125,13 @@ only available in option mode (see L<nbd_set_opt_mode(3)>); libnbd
 already makes this request itself before entering option mode unless
 L<nbd_set_request_structured_replies(3)> was set to false.
 
-The call returns true if the server agreed, and false if it refused.
+The call returns true if the server agreed, and false if it refused;
+it fails only if the server does not answer.  The option is sent even
+when structured replies are already in use: a server may refuse a
+repeated request, or one made after extended headers were agreed
+(which bring structured replies with them), and structured replies
+stay in use either way (see
+L<nbd_get_structured_replies_negotiated(3)>).
 Structured replies are needed for meta contexts and block status, and
 for the C<LIBNBD_CMD_FLAG_DF> flag of reads.";
     see_also = [ "set_opt_mode"; "aio_opt_structured_reply";

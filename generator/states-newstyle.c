@@ -88,18 +88,12 @@ STATE_MACHINE {
 
  OPT_STRUCTURED_REPLY.CHECK_REPLY:
   uint32_t reply = be32toh (h->opt_reply.reply);
+  int err = nbd_internal_structured_reply_reply (h, reply);
 
-  if (reply == NBD_REP_ACK)
-    h->structured_replies = true;
-  else if (!NBD_REP_IS_ERR (reply)) {
-    set_error (EPROTO, "handshake: unexpected reply 0x%" PRIx32
-               " to NBD_OPT_STRUCTURED_REPLY", reply);
+  if (err == -1)
     return -1;
-  }
-  else
-    debug (h, "server refused structured replies");
   if (h->opt.option == NBD_OPT_STRUCTURED_REPLY) {
-    nbd_internal_opt_complete (h, 0);
+    nbd_internal_opt_complete (h, err);
     SET_NEXT_STATE (%.NEGOTIATING);
   }
   else

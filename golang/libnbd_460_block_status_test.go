@@ -50,4 +50,16 @@ func Test460BlockStatus64(t *testing.T) {
 		got[1].Flags != uint64(STATE_HOLE|STATE_ZERO) {
 		t.Fatalf("BlockStatus64 extents: %v", got)
 	}
+	// Compact headers (nbdkit has no extended ones): 32-bit extents
+	// widened, covering the request and no more.
+	if ext, err := h.GetExtendedHeadersNegotiated(); err != nil || ext {
+		t.Fatalf("GetExtendedHeadersNegotiated: %v %v", ext, err)
+	}
+	var total uint64
+	for _, e := range got {
+		total += e.Length
+	}
+	if total != 131072 {
+		t.Fatalf("BlockStatus64 extents cover %d bytes: %v", total, got)
+	}
 }

@@ -358,6 +358,32 @@ set_block_size (struct nbd_handle *h, uint32_t min,
   return 0;
 }
 
+/* The answer to NBD_OPT_STRUCTURED_REPLY: 0 when agreed, the errno of
+ * a refusal (EINVAL for NBD_REP_ERR_INVALID or, once extended headers
+ * are on, NBD_REP_ERR_EXT_HEADER_REQD; else ENOTSUP, as libnbd 1.22),
+ * or -1 (error set) for a reply that is neither.  A refusal leaves
+ * structured replies as they were: a repeat or a downgrade is refused.
+ */
+int
+nbd_internal_structured_reply_reply (struct nbd_handle *h, uint32_t reply)
+{
+  if (reply == NBD_REP_ACK) {
+    debug (h, "negotiated structured replies on this connection");
+    h->structured_replies = true;
+    return 0;
+  }
+  if (!NBD_REP_IS_ERR (reply)) {
+    set_error (EPROTO, "handshake: unexpected reply 0x%" PRIx32
+               " to NBD_OPT_STRUCTURED_REPLY", reply);
+    return -1;
+  }
+  debug (h, "server refused structured replies (reply 0x%" PRIx32 ")",
+         reply);
+  if (reply == NBD_REP_ERR_INVALID || reply == NBD_REP_ERR_EXT_HEADER_REQD)
+    return EINVAL;
+  return ENOTSUP;
+}
+
 /* The answer to NBD_OPT_EXTENDED_HEADERS: 0 when agreed (structured
  * replies come with them), the errno of a refusal (EINVAL for
  * NBD_REP_ERR_INVALID, else ENOTSUP, as libnbd 1.22), or -1 (error

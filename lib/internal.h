@@ -201,6 +201,8 @@ struct nbd_handle {
   enum state public_state;      /* read by lock-free calls (atomic) */
   unsigned public_dir;          /* its aio direction (atomic) */
   bool force_send;              /* READY: send the batch now */
+  bool write_was_wanted;        /* the direction before the last
+                                   NotifyRead included writing */
   enum state reply_parked;      /* a reply blocked half-way, or 0 */
 
   /* Negotiation: the option being exchanged. */
@@ -408,6 +410,8 @@ extern void nbd_internal_reset_size_and_flags (struct nbd_handle *h);
 extern int nbd_internal_set_size_and_flags (struct nbd_handle *h,
                                             uint64_t exportsize,
                                             uint16_t eflags);
+extern int nbd_internal_structured_reply_reply (struct nbd_handle *h,
+                                                uint32_t reply);
 extern int nbd_internal_extended_headers_reply (struct nbd_handle *h,
                                                 uint32_t reply);
 

@@ -240,15 +240,31 @@ nbd_unlocked_opt_abort (struct nbd_handle *h)
   return 0;
 }
 
+/* Wait for an option whose refusal is an answer, not an error: 1 if
+ * the server agreed, 0 if it refused, -1 if the handle died.
+ */
+static int
+opt_wait_answer (struct nbd_handle *h)
+{
+  while (nbd_internal_is_state_connecting (h->state))
+    if (nbd_unlocked_poll (h, -1) == -1)
+      return -1;
+  if (nbd_internal_is_state_dead (h->state))
+    return -1;
+  return h->opt.error == 0;
+}
+
+/* True if the server agreed, as libnbd 1.22: the option is sent even
+ * when structured replies (or extended headers) are already on.
+ */
 int
 nbd_unlocked_opt_structured_reply (struct nbd_handle *h)
 {
   nbd_completion_callback c = NBD_NULL_COMPLETION;
 
-  if (nbd_unlocked_aio_opt_structured_reply (h, &c) == -1 ||
-      opt_wait (h) == -1)
+  if (nbd_unlocked_aio_opt_structured_reply (h, &c) == -1)
     return -1;
-  return h->structured_replies;
+  return opt_wait_answer (h);
 }
 
 int
@@ -272,12 +288,7 @@ nbd_unlocked_opt_extended_headers (struct nbd_handle *h)
 
   if (nbd_unlocked_aio_opt_extended_headers (h, &c) == -1)
     return -1;
-  while (nbd_internal_is_state_connecting (h->state))
-    if (nbd_unlocked_poll (h, -1) == -1)
-      return -1;
-  if (nbd_internal_is_state_dead (h->state))
-    return -1;
-  return h->opt.error == 0;
+  return opt_wait_answer (h);
 }
 
 int

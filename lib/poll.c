@@ -66,6 +66,8 @@ nbd_internal_flush_batch (struct nbd_handle *h)
 int
 nbd_unlocked_aio_notify_read (struct nbd_handle *h)
 {
+  h->write_was_wanted = (nbd_unlocked_aio_get_direction (h) &
+                         LIBNBD_AIO_DIRECTION_WRITE) != 0;
   h->recv_drained = false;
   if (nbd_internal_run (h, NotifyRead) == -1)
     return -1;
@@ -73,11 +75,21 @@ nbd_unlocked_aio_notify_read (struct nbd_handle *h)
   return nbd_internal_flush_batch (h);
 }
 
+/* An event loop that saw POLLIN and POLLOUT on one poll result calls
+ * notify_read and then notify_write.  notify_read may have sent all
+ * that was waiting, leaving READY with nothing to write; the write
+ * notification the caller was asked for is then a no-op, not an error.
+ */
 int
 nbd_unlocked_aio_notify_write (struct nbd_handle *h)
 {
+  bool was_wanted = h->write_was_wanted;
+
+  h->write_was_wanted = false;
   if (batch_waiting (h))
     return nbd_internal_flush_batch (h);
+  if (h->state == STATE_READY_START && was_wanted)
+    return 0;
   return nbd_internal_run (h, NotifyWrite);
 }
 

@@ -30,6 +30,8 @@
  *   absent         the option is unknown (NBD_REP_ERR_UNSUP); compact
  *                  requests, simple and structured replies
  *   no-payload     extended headers, without NBD_FLAG_BLOCK_STAT_PAYLOAD
+ *   sr-ack         NBD_OPT_STRUCTURED_REPLY after extended headers is
+ *                  agreed (by default: NBD_REP_ERR_EXT_HEADER_REQD)
  * and these, played on the first read (R) or block status (B), with
  * the rest served right while the stream is still in step:
  *   simple-magic   R: a simple reply (16 bytes), then nothing
@@ -151,8 +153,13 @@ answer_option (uint32_t option, const char *data, uint32_t len)
     extended_headers (option, len);
     return false;
   case OPT_STRUCTURED_REPLY:
-    structured = true;
-    opt_reply (option, REP_ACK, 0);
+    /* No downgrade once extended headers are on (unless sr-ack). */
+    if (extended && !is ("sr-ack"))
+      opt_reply (option, REP_ERR_EXT_HEADER_REQD, 0);
+    else {
+      structured = true;
+      opt_reply (option, REP_ACK, 0);
+    }
     return false;
   case OPT_LIST_META_CONTEXT:
   case OPT_SET_META_CONTEXT:

@@ -62,6 +62,42 @@ opt_mode (const char *argv0, const char *scenario, int want_err)
   nbd_close (h);
 }
 
+/* Opt mode, extended headers agreed by connect: NBD_OPT_STRUCTURED_REPLY
+ * is still sent, as libnbd 1.22 sends it, and the server's answer is
+ * what the calls report (ext-server refuses the downgrade with
+ * NBD_REP_ERR_EXT_HEADER_REQD; "sr-ack" agrees).  Either way both stay
+ * negotiated and the export works.
+ */
+static void
+sr_after_extended (const char *argv0, const char *scenario, int want)
+{
+  struct nbd_handle *h = ext_handle ();
+  char buf[512];
+  int err = -1;
+
+  CHECK (nbd_set_opt_mode (h, true) == 0);
+  ext_connect (h, argv0, scenario);
+  CHECK (nbd_get_extended_headers_negotiated (h) == 1);
+  CHECK (nbd_get_structured_replies_negotiated (h) == 1);
+  if (nbd_opt_structured_reply (h) != want)
+    FAIL ("%s: nbd_opt_structured_reply did not return %d (error: %s)",
+          scenario, want, nbd_get_error ());
+  CHECK (nbd_aio_opt_structured_reply (h, (nbd_completion_callback) {
+           .callback = ext_completion, .user_data = &err }) == 0);
+  while (err == -1)
+    CHECK (nbd_poll (h, -1) != -1);
+  if (err != (want ? 0 : EINVAL))
+    FAIL ("%s: completion saw %d, expected %d", scenario, err,
+          want ? 0 : EINVAL);
+  CHECK (nbd_aio_is_negotiating (h) == 1);
+  CHECK (nbd_get_extended_headers_negotiated (h) == 1);
+  CHECK (nbd_get_structured_replies_negotiated (h) == 1);
+  CHECK (nbd_opt_go (h) == 0);
+  CHECK (nbd_pread (h, buf, sizeof buf, 0, 0) == 0);
+  CHECK (nbd_shutdown (h, 0) == 0);
+  nbd_close (h);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -80,5 +116,8 @@ main (int argc, char *argv[])
   opt_mode (argv[0], "refuse", ENOTSUP);
   opt_mode (argv[0], "absent", ENOTSUP);
   opt_mode (argv[0], "invalid", EINVAL);
+
+  sr_after_extended (argv[0], "good", 0);
+  sr_after_extended (argv[0], "sr-ack", 1);
   exit (EXIT_SUCCESS);
 }

@@ -43,6 +43,7 @@
 #define REP_ERR_UNSUP 0x80000001
 #define REP_ERR_POLICY 0x80000002
 #define REP_ERR_INVALID 0x80000003
+#define REP_ERR_EXT_HEADER_REQD 0x8000000a
 
 /* Transmission flags of the export. */
 #define TFLAG_HAS_FLAGS 1

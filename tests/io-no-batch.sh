@@ -8,7 +8,7 @@ source "${srcdir:-.}/functions.sh"
 requires nbdkit --version
 
 export LIBNBD_NO_BATCH=1
-for t in io-round-trip io-aio-parallel io-manual-poll io-threads; do
+for t in io-round-trip io-aio-parallel io-manual-poll io-notify-both io-threads; do
   echo "== $t with LIBNBD_NO_BATCH=1"
   $VG "${builddir:-.}/$t"
 done

@@ -10,6 +10,7 @@ io_c_tests = \
 	io-aio-parallel \
 	io-aio-commands \
 	io-manual-poll \
+	io-notify-both \
 	io-closure-lifetimes \
 	io-server-killed \
 	io-threads \
