@@ -98,6 +98,17 @@ open_source (struct rw *rw, const char *name, char **argv)
     opt.extents = opt.extents && rw->kind != RW_PIPE;
 }
 
+/* Standard output opened with ">>": every write lands at the end of
+ * the file, whatever its offset, so it can only be written in order.
+ */
+static bool
+is_append (int fd)
+{
+  int flags = fcntl (fd, F_GETFL);
+
+  return flags != -1 && (flags & O_APPEND) != 0;
+}
+
 /* A regular file we created or truncated holds only zeroes, so holes
  * in the source need no writes at all.
  */
@@ -112,7 +123,11 @@ open_local_destination (struct rw *rw, int64_t src_size)
       die_errno (rw->name, "open");
   }
   classify_fd (rw);
-  if (rw->kind == RW_FILE && src_size >= 0) {
+  if (is_append (rw->fd)) {
+    rw->kind = RW_PIPE;
+    rw->size = -1;
+  }
+  else if (rw->kind == RW_FILE && src_size >= 0) {
     /* Truncating an empty file is not a no-op on ext4: the file is then
      * flushed at close, as if it replaced another (auto_da_alloc).
      */
