@@ -22,6 +22,11 @@
 #include <sys/wait.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
+#include <inttypes.h>
+
+#include <libnbd.h>
+
+#include "test-common.h"
 
 #define MAX_SERVER_ARGS 64
 
@@ -170,6 +175,26 @@ start_server (int fd, const char **args)
     _exit (EXIT_FAILURE);
   }
   close (fd);
+}
+
+/* nbdkit's info plugin with mode=exportname serves, as the data, the
+ * export name it was asked for: check that the server of H saw EXPORT.
+ * WHAT names the connection in messages.
+ */
+static inline void
+check_served_export (struct nbd_handle *h, const char *what,
+                     const char *export)
+{
+  char buf[64];
+  int64_t size = nbd_get_size (h);
+
+  if (size != (int64_t) strlen (export) || size >= (int64_t) sizeof buf)
+    FAIL ("%s: size %" PRIi64 ", expected %zu", what, size, strlen (export));
+  memset (buf, 0, sizeof buf);
+  if (size > 0)
+    CHECK (nbd_pread (h, buf, size, 0, 0) == 0);
+  if (memcmp (buf, export, size) != 0)
+    FAIL ("%s: server saw export \"%.*s\"", what, (int) size, buf);
 }
 
 #endif /* BASIC_SERVER_H */
