@@ -66,6 +66,38 @@ make_server_dir (void)
   return server_dir;
 }
 
+/* The address of the Unix socket at PATH. */
+static inline struct sockaddr_un
+unix_address (const char *path)
+{
+  struct sockaddr_un addr;
+  size_t len = strlen (path);
+
+  if (len >= sizeof addr.sun_path) {
+    fprintf (stderr, "%s: socket path too long\n", path);
+    exit (EXIT_FAILURE);
+  }
+  memset (&addr, 0, sizeof addr);
+  addr.sun_family = AF_UNIX;
+  memcpy (addr.sun_path, path, len + 1);
+  return addr;
+}
+
+/* Return a socket connected to the server's Unix socket server_sock. */
+static inline int
+connect_server_unix (void)
+{
+  struct sockaddr_un addr = unix_address (server_sock);
+  int fd = socket (AF_UNIX, SOCK_STREAM, 0);
+
+  if (fd == -1 ||
+      connect (fd, (struct sockaddr *) &addr, sizeof addr) == -1) {
+    perror ("connect");
+    exit (EXIT_FAILURE);
+  }
+  return fd;
+}
+
 /* Return a listening Unix socket; its path is in server_sock. */
 static inline int
 listen_unix (void)
@@ -80,9 +112,7 @@ listen_unix (void)
     perror ("socket");
     exit (EXIT_FAILURE);
   }
-  memset (&addr, 0, sizeof addr);
-  addr.sun_family = AF_UNIX;
-  strcpy (addr.sun_path, server_sock);
+  addr = unix_address (server_sock);
   if (bind (fd, (struct sockaddr *) &addr, sizeof addr) == -1 ||
       listen (fd, SOMAXCONN) == -1) {
     perror ("bind/listen");
