@@ -16,11 +16,7 @@ check_uri (const char *uri, const char *export)
 {
   struct nbd_handle *h;
 
-  h = nbd_create ();
-  CHECK (h != NULL);
-  if (nbd_connect_uri (h, uri) == -1)
-    FAIL ("nbd_connect_uri (%s): %s", uri, nbd_get_error ());
-  CHECK (nbd_aio_is_ready (h) == 1);
+  h = connect_uri_ready (uri);
   check_served_export (h, uri, export);
   CHECK (nbd_shutdown (h, 0) == 0);
   nbd_close (h);

@@ -19,11 +19,7 @@ check_uri (const char *uri, const char *export)
   struct nbd_handle *h;
   char *name;
 
-  h = nbd_create ();
-  CHECK (h != NULL);
-  if (nbd_connect_uri (h, uri) == -1)
-    FAIL ("nbd_connect_uri (%s): %s", uri, nbd_get_error ());
-  CHECK (nbd_aio_is_ready (h) == 1);
+  h = connect_uri_ready (uri);
 
   name = nbd_get_export_name (h);
   CHECK (name != NULL);

@@ -207,6 +207,19 @@ start_server (int fd, const char **args)
   close (fd);
 }
 
+/* A new handle connected to URI, ready for commands. */
+static inline struct nbd_handle *
+connect_uri_ready (const char *uri)
+{
+  struct nbd_handle *h = nbd_create ();
+
+  CHECK (h != NULL);
+  if (nbd_connect_uri (h, uri) == -1)
+    FAIL ("nbd_connect_uri (%s): %s", uri, nbd_get_error ());
+  CHECK (nbd_aio_is_ready (h) == 1);
+  return h;
+}
+
 /* nbdkit's info plugin with mode=exportname serves, as the data, the
  * export name it was asked for: check that the server of H saw EXPORT.
  * WHAT names the connection in messages.
