@@ -113,7 +113,4 @@ extern char *probe_export_content (struct nbd_handle *nbd, int64_t size);
 /* list.c */
 extern bool do_list (struct nbd_handle *nbd);
 
-/* version.c */
-extern void print_version (void);
-
 #endif /* NBDINFO_H */
