@@ -171,3 +171,21 @@ median ()
       else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2
     }'
 }
+
+# run_workloads: a line saying when and on what, then bench_workload
+# (defined by the script) for each of $workloads: "mix", a mixture of
+# request sizes, $mix_requests times; "small", 512-byte requests,
+# $small_requests times.
+run_workloads ()
+{
+  local w
+  echo "$(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(nproc) CPUs," \
+       "load $(cut -d' ' -f1-3 /proc/loadavg)"
+  for w in $workloads; do
+    case "$w" in
+      mix) bench_workload mix -m -n "$mix_requests" ;;
+      small) bench_workload small -s 512 -n "$small_requests" ;;
+      *) die "unknown workload '$w' (mix, small)" ;;
+    esac
+  done
+}

@@ -88,12 +88,4 @@ bench_workload ()
       }'
 }
 
-echo "$(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(nproc) CPUs," \
-     "load $(cut -d' ' -f1-3 /proc/loadavg)"
-for w in $workloads; do
-  case "$w" in
-    mix) bench_workload mix -m -n "$mix_requests" ;;
-    small) bench_workload small -s 512 -n "$small_requests" ;;
-    *) die "unknown workload '$w' (mix, small)" ;;
-  esac
-done
+run_workloads

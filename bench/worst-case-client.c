@@ -13,21 +13,7 @@
 
 #include <libnbd.h>
 
-static int
-extent_cb (void *user_data, const char *metacontext, uint64_t offset,
-           uint32_t *entries, size_t nr_entries, int *error)
-{
-  (void) user_data; (void) metacontext; (void) offset; (void) entries;
-  (void) nr_entries; (void) error;
-  return 0;
-}
-
-static int
-list_cb (void *user_data, const char *name, const char *description)
-{
-  (void) user_data; (void) name; (void) description;
-  return 0;
-}
+#include "../tests/noop-callbacks.h"
 
 static double
 cpu_seconds (void)
@@ -64,10 +50,10 @@ main (int argc, char *argv[])
   }
   start = cpu_seconds ();
   if (strcmp (pattern, "many-extents") == 0)
-    r = nbd_block_status (h, 100000, 0,
-                          (nbd_extent_callback) { .callback = extent_cb }, 0);
+    r = nbd_block_status (h, 100000, 0, (nbd_extent_callback) {
+                            .callback = noop_extent_cb }, 0);
   else if (strcmp (pattern, "long-list") == 0)
-    r = nbd_opt_list (h, (nbd_list_callback) { .callback = list_cb });
+    r = nbd_opt_list (h, (nbd_list_callback) { .callback = noop_list_cb });
   else
     r = nbd_pread (h, buf, sizeof buf, 0, 0);
   printf ("%.3f %s\n", cpu_seconds () - start, r == -1 ? "failed" : "ok");

@@ -52,6 +52,20 @@ start_nbdkit ()
   cleanup_fn kill "$(cat "$pidfile")"
 }
 
+# must_fail ERR-FILE COMMAND ARGS...: COMMAND must exit non-zero; what
+# it printed on standard error is kept in ERR-FILE and shown.
+must_fail ()
+{
+  local err=$1
+  shift
+  if "$@" 2>"$err"; then
+    cat "$err"
+    echo "$0: succeeded, but should have failed: $*"
+    exit 1
+  fi
+  cat "$err"
+}
+
 # Under make check-valgrind, valgrind must run the real nbdcopy, not
 # libtool's wrapper script in its place.
 if [ -n "$VG" ]; then

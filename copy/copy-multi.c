@@ -37,7 +37,9 @@ struct worker {
   struct extent_list extents;
 };
 
-/* An NBD write or zero in flight, for the error message. */
+/* An NBD write (S set) or zero (S NULL) in flight, for the error
+ * message.
+ */
 struct pending {
   struct worker *w;
   struct slot *s;               /* NULL for a zero */
@@ -168,7 +170,7 @@ write_done (void *vp, int *error)
   struct pending *p = vp;
 
   if (*error)
-    die_io (&dst, "write", p->offset, *error, NULL);
+    die_io (&dst, p->s ? "write" : "zero", p->offset, *error, NULL);
   if (p->s)
     slot_put (p->s);
   else

@@ -98,9 +98,47 @@ open_source (struct rw *rw, const char *name, char **argv)
     opt.extents = opt.extents && rw->kind != RW_PIPE;
 }
 
-/* A regular file we created or truncated holds only zeroes, so holes
- * in the source need no writes at all.
+/* Standard output opened with ">>": every write lands at the end of
+ * the file, whatever its offset.
  */
+static bool
+is_append (int fd)
+{
+  int flags = fcntl (fd, F_GETFL);
+
+  return flags != -1 && (flags & O_APPEND) != 0;
+}
+
+/* A destination written only in order, as a pipe.  EMPTY: a file of
+ * unknown final size, emptied first so that nothing it held before is
+ * left behind the copy.
+ */
+static void
+write_in_order (struct rw *rw, bool empty)
+{
+  if (empty && ((rw->size > 0 && ftruncate (rw->fd, 0) == -1) ||
+                lseek (rw->fd, 0, SEEK_SET) == -1))
+    die_errno (rw->name, "truncate");
+  rw->kind = RW_PIPE;
+  rw->size = -1;
+}
+
+/* A regular file emptied and given the source's size holds only
+ * zeroes, so holes in the source need no writes at all.
+ */
+static void
+size_file (struct rw *rw, int64_t size)
+{
+  /* Truncating an empty file is not a no-op on ext4: the file is then
+   * flushed at close, as if it replaced another (auto_da_alloc).
+   */
+  if ((rw->size > 0 && ftruncate (rw->fd, 0) == -1) ||
+      ftruncate (rw->fd, size) == -1)
+    die_errno (rw->name, "truncate");
+  rw->size = size;
+  opt.destination_is_zero = true;
+}
+
 static void
 open_local_destination (struct rw *rw, int64_t src_size)
 {
@@ -112,18 +150,12 @@ open_local_destination (struct rw *rw, int64_t src_size)
       die_errno (rw->name, "open");
   }
   classify_fd (rw);
-  if (rw->kind == RW_FILE && src_size >= 0) {
-    /* Truncating an empty file is not a no-op on ext4: the file is then
-     * flushed at close, as if it replaced another (auto_da_alloc).
-     */
-    if ((rw->size > 0 && ftruncate (rw->fd, 0) == -1) ||
-        ftruncate (rw->fd, src_size) == -1)
-      die_errno (rw->name, "truncate");
-    rw->size = src_size;
-    opt.destination_is_zero = true;
-  }
+  if (is_append (rw->fd))
+    write_in_order (rw, false);
+  else if (rw->kind == RW_FILE && src_size >= 0)
+    size_file (rw, src_size);
   else if (rw->kind == RW_FILE)
-    rw->kind = RW_PIPE;         /* unknown size: write in order */
+    write_in_order (rw, true);
 }
 
 void

@@ -14,6 +14,7 @@
 #include "human-size.h"
 #include "list-options.h"
 #include "nbdcopy.h"
+#include "version.h"
 
 struct options opt = {
   .connections = 4,
@@ -231,9 +232,7 @@ parse_options (int argc, char *argv[])
     case SYNCHRONOUS: opt.synchronous = true; break;
     case 'T': opt.threads = parse_unsigned ("--threads", optarg, 0); break;
     case 'v': opt.verbose = true; break;
-    case 'V':
-      printf ("nbdcopy %s\n", PACKAGE_VERSION);
-      exit (EXIT_SUCCESS);
+    case 'V': print_version ("nbdcopy"); exit (EXIT_SUCCESS);
     default:
       fprintf (stderr, "Try 'nbdcopy --help' for usage.\n");
       exit (EXIT_FAILURE);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <linux/falloc.h>
 
+#include "extent-walk.h"
 #include "nbdcopy.h"
 
 void
@@ -191,48 +192,30 @@ rw_flush (struct rw *rw)
   }
 }
 
-struct bs_ctx {
-  struct extent_list *out;
-  uint64_t end;
-};
-
-static int
-bs_entry (void *vp, const char *metacontext, uint64_t offset,
-          nbd_extent *entries, size_t nr_entries, int *error)
+static bool
+add_nbd_extent (void *opaque, uint64_t offset, uint64_t length,
+                uint64_t flags)
 {
-  struct bs_ctx *ctx = vp;
-  size_t i;
-  uint64_t len;
-
-  if (strcmp (metacontext, LIBNBD_CONTEXT_BASE_ALLOCATION) != 0)
-    return 0;
-  for (i = 0; i < nr_entries && offset < ctx->end; i++) {
-    len = entries[i].length;
-    if (len > ctx->end - offset)
-      len = ctx->end - offset;
-    extent_add (ctx->out, offset, len,
-                (entries[i].flags & LIBNBD_STATE_ZERO) != 0);
-    offset += len;
-  }
-  return 0;
+  extent_add (opaque, offset, length, (flags & LIBNBD_STATE_ZERO) != 0);
+  return true;
 }
 
 static void
 nbd_extents (struct rw *rw, size_t conn, uint64_t offset, uint64_t len,
              struct extent_list *out)
 {
-  struct bs_ctx ctx = { .out = out, .end = offset + len };
-  uint64_t pos = offset;
-  nbd_extent64_callback cb = { .callback = bs_entry, .user_data = &ctx };
+  struct extent_walk w = {
+    .context = LIBNBD_CONTEXT_BASE_ALLOCATION, .max_request = len,
+    .fn = add_nbd_extent, .opaque = out, .pos = offset,
+  };
 
-  while (pos < ctx.end) {
-    if (nbd_block_status_64 (rw->handles[conn], ctx.end - pos, pos, cb,
-                             0) == -1)
-      die_nbd_io (rw, "block status", pos);
-    if (out->len == 0 ||
-        out->v[out->len - 1].offset + out->v[out->len - 1].length <= pos)
-      die_io (rw, "block status", pos, 0, "server sent no extents");
-    pos = out->v[out->len - 1].offset + out->v[out->len - 1].length;
+  switch (extent_walk (rw->handles[conn], &w, offset + len)) {
+  case EXTENT_WALK_OK:
+    return;
+  case EXTENT_WALK_NBD_ERROR:
+    die_nbd_io (rw, "block status", w.request);
+  default:
+    die_io (rw, "block status", w.request, 0, "server sent no extents");
   }
 }
 

@@ -1,6 +1,7 @@
 #!/bin/bash -
-# go-checks.sh: gofmt and go vet are clean, and both examples copy an
-# export exactly (checksum of their output against the file served).
+# go-checks.sh: gofmt and go vet are clean, both examples copy an
+# export exactly (checksum of their output against the file served),
+# and refuse sizes and counts they cannot work with, without hanging.
 set -u
 if [ "${GOLANG:-no}" = no ]; then
   echo "1..0 # SKIP go not found by configure (apt-get install golang-go)"
@@ -11,7 +12,7 @@ if ! command -v nbdkit >/dev/null; then
   exit 0
 fi
 . "$srcdir/go-env.sh"
-echo "1..5"
+echo "1..7"
 n=0
 result () {
   n=$((n+1))
@@ -42,3 +43,20 @@ copy "$ex/aio_copy/aio_copy" -requests 8 -request-size 65536
 result $? "aio_copy output matches the export"
 copy "$ex/aio_copy/aio_copy" -pread-initialize
 result $? "aio_copy -pread-initialize output matches the export"
+
+# refused ARGS...: the example exits 2 saying what it wants, within
+# seconds (no hang, no out-of-memory crash).
+refused () {
+  nbdkit -U - file "$tmp/disk" \
+    --run "timeout 20 $* \"\$uri\" >/dev/null 2>\"$tmp/err\""
+  rc=$?
+  sed 's/^/# /' "$tmp/err"
+  [ "$rc" = 2 ] && grep -q 'must be' "$tmp/err"
+}
+refused "$ex/aio_copy/aio_copy" -requests 0 &&
+  refused "$ex/aio_copy/aio_copy" -request-size 0 &&
+  refused "$ex/aio_copy/aio_copy" -request-size $((1 << 40))
+result $? "aio_copy refuses 0 requests and request sizes 0 and 1 TiB"
+refused "$ex/simple_copy/simple_copy" -buffer-size 0 &&
+  refused "$ex/simple_copy/simple_copy" -buffer-size $((1 << 40))
+result $? "simple_copy refuses buffer sizes 0 and 1 TiB"

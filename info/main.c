@@ -14,6 +14,7 @@
 
 #include "list-options.h"
 #include "nbdinfo.h"
+#include "version.h"
 
 const char *progname;
 bool json_output;
@@ -196,7 +197,7 @@ parse_options (int argc, char **argv)
     case TOTALS_OPTION: map_totals = true; break;
     case URI_OPTION: uri_only = true; break;
     case 'L': list_all = true; break;
-    case 'V': print_version (); exit (EXIT_SUCCESS);
+    case 'V': print_version ("nbdinfo"); exit (EXIT_SUCCESS);
     default: usage (stderr, EXIT_FAILURE);
     }
   }

@@ -10,25 +10,20 @@
 
 #include <libnbd.h>
 
+#include "extent-walk.h"
 #include "nbdinfo.h"
 
 /* Merging as extents arrive keeps a sparse export's map small however
  * many pieces the server reports it in.
  */
 static bool
-append_extent (struct extent_list *l, nbd_extent e)
+append_extent (void *opaque, uint64_t offset, uint64_t length,
+               uint64_t flags)
 {
-  /* A server may describe more than was asked (nbdkit answers a
-   * 4 GiB - 512 request with 4 GiB - 1): keep only the request, so the
-   * next one starts where this ended, still aligned.
-   */
-  if (e.length > l->limit - l->end)
-    e.length = l->limit - l->end;
-  if (e.length == 0)
-    return true;
-  l->end += e.length;
-  if (l->len > 0 && l->ptr[l->len - 1].flags == e.flags) {
-    l->ptr[l->len - 1].length += e.length;
+  struct extent_list *l = opaque;
+
+  if (l->len > 0 && l->ptr[l->len - 1].flags == flags) {
+    l->ptr[l->len - 1].length += length;
     return true;
   }
   if (l->len == l->cap) {
@@ -40,24 +35,8 @@ append_extent (struct extent_list *l, nbd_extent e)
     l->ptr = p;
     l->cap = cap;
   }
-  l->ptr[l->len++] = e;
+  l->ptr[l->len++] = (nbd_extent) { .length = length, .flags = flags };
   return true;
-}
-
-static int
-extent_callback (void *user_data, const char *context, uint64_t offset,
-                 nbd_extent *entries, size_t nr_entries, int *error)
-{
-  struct extent_list *l = user_data;
-  size_t i;
-
-  /* Only the one context was asked for, but a server may send more. */
-  if (strcmp (context, map_context) != 0)
-    return 0;
-  for (i = 0; i < nr_entries && !l->oom; i++)
-    if (!append_extent (l, entries[i]))
-      l->oom = true;
-  return 0;
 }
 
 /* The longest request: without extended headers a length is 32 bits,
@@ -79,23 +58,22 @@ static void
 collect_extents (struct nbd_handle *nbd, uint64_t size,
                  struct extent_list *l)
 {
-  uint64_t max = max_request (nbd, size);
-  nbd_extent64_callback cb = { .callback = extent_callback, .user_data = l };
+  struct extent_walk w = {
+    .context = map_context, .max_request = max_request (nbd, size),
+    .fn = append_extent, .opaque = l,
+  };
 
-  while (l->end < size) {
-    uint64_t start = l->end;
-    uint64_t len = size - start < max ? size - start : max;
-
-    l->limit = start + len;
-    if (nbd_block_status_64 (nbd, len, start, cb, 0) == -1)
-      die_nbd ();
-    if (l->oom)
-      die_oom ();
-    if (l->end == start) {
-      fprintf (stderr, "%s: --map: server did not return any extents\n",
-               progname);
-      exit (EXIT_FAILURE);
-    }
+  switch (extent_walk (nbd, &w, size)) {
+  case EXTENT_WALK_OK:
+    return;
+  case EXTENT_WALK_NBD_ERROR:
+    die_nbd ();
+  case EXTENT_WALK_STOPPED:
+    die_oom ();
+  case EXTENT_WALK_NO_EXTENTS:
+    fprintf (stderr, "%s: --map: server did not return any extents\n",
+             progname);
+    exit (EXIT_FAILURE);
   }
 }
 

@@ -69,9 +69,6 @@ extern void do_uri (struct nbd_handle *nbd);
 struct extent_list {
   nbd_extent *ptr;              /* adjacent extents of one type merged */
   size_t len, cap;
-  uint64_t end;                 /* offset just past the last extent */
-  uint64_t limit;               /* end of the request in flight */
-  bool oom;                     /* set by the callback, checked after */
 };
 extern void do_map (struct nbd_handle *nbd);
 extern void print_extents (const struct extent_list *list);
@@ -115,8 +112,5 @@ extern char *probe_export_content (struct nbd_handle *nbd, int64_t size);
 
 /* list.c */
 extern bool do_list (struct nbd_handle *nbd);
-
-/* version.c */
-extern void print_version (void);
 
 #endif /* NBDINFO_H */

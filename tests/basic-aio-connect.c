@@ -32,7 +32,6 @@ int
 main (void)
 {
   struct nbd_handle *h;
-  struct sockaddr_un addr;
   const char *args[] = { "memory", "size=8M", NULL };
   char *command[] = { "nbdkit", "-s", "--exit-with-parent",
                       "null", "size=9M", NULL };
@@ -57,12 +56,7 @@ main (void)
 
   h = nbd_create ();
   CHECK (h != NULL);
-  fd = socket (AF_UNIX, SOCK_STREAM, 0);
-  CHECK (fd >= 0);
-  memset (&addr, 0, sizeof addr);
-  addr.sun_family = AF_UNIX;
-  strcpy (addr.sun_path, server_sock);
-  CHECK (connect (fd, (struct sockaddr *) &addr, sizeof addr) == 0);
+  fd = connect_server_unix ();
   CHECK (nbd_aio_connect_socket (h, fd) == 0);
   finish (h, "nbd_aio_connect_socket", 8 << 20);
 

@@ -36,7 +36,6 @@ int
 main (void)
 {
   struct nbd_handle *h;
-  struct sockaddr_un addr;
   const char *args[] = { "memory", "size=5M", NULL };
   pid_t pid;
   int fd;
@@ -55,12 +54,7 @@ main (void)
 
   /* A Unix socket connected by the caller. */
   start_server (listen_unix (), args);
-  fd = socket (AF_UNIX, SOCK_STREAM, 0);
-  CHECK (fd >= 0);
-  memset (&addr, 0, sizeof addr);
-  addr.sun_family = AF_UNIX;
-  strcpy (addr.sun_path, server_sock);
-  CHECK (connect (fd, (struct sockaddr *) &addr, sizeof addr) == 0);
+  fd = connect_server_unix ();
 
   h = nbd_create ();
   CHECK (h != NULL);

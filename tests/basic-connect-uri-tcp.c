@@ -15,22 +15,9 @@ static void
 check_uri (const char *uri, const char *export)
 {
   struct nbd_handle *h;
-  char buf[64];
-  int64_t size;
 
-  h = nbd_create ();
-  CHECK (h != NULL);
-  if (nbd_connect_uri (h, uri) == -1)
-    FAIL ("nbd_connect_uri (%s): %s", uri, nbd_get_error ());
-  CHECK (nbd_aio_is_ready (h) == 1);
-  size = nbd_get_size (h);
-  if (size != (int64_t) strlen (export))
-    FAIL ("%s: size %" PRIi64 ", expected %zu", uri, size, strlen (export));
-  memset (buf, 0, sizeof buf);
-  if (size > 0)
-    CHECK (nbd_pread (h, buf, size, 0, 0) == 0);
-  if (memcmp (buf, export, size) != 0)
-    FAIL ("%s: server saw export \"%.*s\"", uri, (int) size, buf);
+  h = connect_uri_ready (uri);
+  check_served_export (h, uri, export);
   CHECK (nbd_shutdown (h, 0) == 0);
   nbd_close (h);
 }

@@ -17,15 +17,9 @@ static void
 check_uri (const char *uri, const char *export)
 {
   struct nbd_handle *h;
-  char buf[64];
   char *name;
-  int64_t size;
 
-  h = nbd_create ();
-  CHECK (h != NULL);
-  if (nbd_connect_uri (h, uri) == -1)
-    FAIL ("nbd_connect_uri (%s): %s", uri, nbd_get_error ());
-  CHECK (nbd_aio_is_ready (h) == 1);
+  h = connect_uri_ready (uri);
 
   name = nbd_get_export_name (h);
   CHECK (name != NULL);
@@ -33,15 +27,7 @@ check_uri (const char *uri, const char *export)
     FAIL ("%s: export name \"%s\", expected \"%s\"", uri, name, export);
   free (name);
 
-  size = nbd_get_size (h);
-  if (size != (int64_t) strlen (export))
-    FAIL ("%s: size %" PRIi64 ", expected %zu", uri, size, strlen (export));
-  if (size > 0) {
-    memset (buf, 0, sizeof buf);
-    CHECK (nbd_pread (h, buf, size, 0, 0) == 0);
-    if (memcmp (buf, export, size) != 0)
-      FAIL ("%s: server saw export \"%.*s\"", uri, (int) size, buf);
-  }
+  check_served_export (h, uri, export);
   CHECK (nbd_shutdown (h, 0) == 0);
   nbd_close (h);
 }

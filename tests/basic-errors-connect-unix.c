@@ -34,9 +34,7 @@ main (void)
   snprintf (server_sock, sizeof server_sock, "%s/sock", server_dir);
   fd = socket (AF_UNIX, SOCK_STREAM, 0);
   CHECK (fd >= 0);
-  memset (&addr, 0, sizeof addr);
-  addr.sun_family = AF_UNIX;
-  strcpy (addr.sun_path, server_sock);
+  addr = unix_address (server_sock);
   CHECK (bind (fd, (struct sockaddr *) &addr, sizeof addr) == 0);
 
   h = nbd_create ();

@@ -12,60 +12,13 @@
 
 #include <libnbd.h>
 
+#include "opt-callbacks.h"
 #include "test-common.h"
 
 static char *server[] = {
   "nbdkit", "-s", "--exit-with-parent", "--filter=exportname", "memory",
   "1M", "exportname=a", "exportname=b", "exportname-list=explicit", NULL
 };
-
-struct seen {
-  int names, contexts, completions, error, frees;
-  bool base_allocation;
-};
-
-static int
-list_cb (void *opaque, const char *name, const char *description)
-{
-  ((struct seen *) opaque)->names++;
-  return 0;
-}
-
-static int
-context_cb (void *opaque, const char *name)
-{
-  struct seen *s = opaque;
-
-  s->contexts++;
-  s->base_allocation |= strcmp (name, LIBNBD_CONTEXT_BASE_ALLOCATION) == 0;
-  return 0;
-}
-
-static int
-completion_cb (void *opaque, int *error)
-{
-  struct seen *s = opaque;
-
-  s->completions++;
-  s->error = *error;
-  return 1;
-}
-
-static void
-free_cb (void *opaque)
-{
-  ((struct seen *) opaque)->frees++;
-}
-
-#define COMPLETION(s) \
-  ((nbd_completion_callback) { .callback = completion_cb, \
-                               .user_data = (s), .free = free_cb })
-#define LIST(s) \
-  ((nbd_list_callback) { .callback = list_cb, .user_data = (s), \
-                         .free = free_cb })
-#define CONTEXT(s) \
-  ((nbd_context_callback) { .callback = context_cb, .user_data = (s), \
-                            .free = free_cb })
 
 static struct nbd_handle *
 connect_in_opt_mode (bool structured)

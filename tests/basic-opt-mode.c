@@ -10,6 +10,7 @@
 
 #include <libnbd.h>
 
+#include "opt-callbacks.h"
 #include "test-common.h"
 
 #define SIZE (1024 * 1024)
@@ -19,55 +20,6 @@ static char *server[] = {
   "1M", "exportname=a", "exportname=b", "exportname-list=explicit",
   "exportname-strict=true", "exportdesc=fixed:the disk", NULL
 };
-
-struct seen {
-  int names;                    /* list callback calls */
-  bool a, b;                    /* exports seen */
-  bool described;               /* a description came with them */
-  int contexts;                 /* context callback calls */
-  bool base_allocation;
-  int completions, completion_error, frees;
-};
-
-static int
-list_cb (void *opaque, const char *name, const char *description)
-{
-  struct seen *s = opaque;
-
-  s->names++;
-  s->a |= strcmp (name, "a") == 0;
-  s->b |= strcmp (name, "b") == 0;
-  s->described |= strcmp (description, "the disk") == 0;
-  return 0;
-}
-
-static int
-context_cb (void *opaque, const char *name)
-{
-  struct seen *s = opaque;
-
-  s->contexts++;
-  s->base_allocation |= strcmp (name, LIBNBD_CONTEXT_BASE_ALLOCATION) == 0;
-  return 0;
-}
-
-static int
-completion_cb (void *opaque, int *error)
-{
-  struct seen *s = opaque;
-
-  s->completions++;
-  s->completion_error = *error;
-  return 1;
-}
-
-static void
-free_cb (void *opaque)
-{
-  struct seen *s = opaque;
-
-  s->frees++;
-}
 
 static struct nbd_handle *
 connect_in_opt_mode (void)
@@ -90,8 +42,7 @@ test_list_info_go (void)
   struct seen s = { 0 };
   char buf[512];
 
-  CHECK (nbd_opt_list (h, (nbd_list_callback) { .callback = list_cb,
-                                                 .user_data = &s }) == 2);
+  CHECK (nbd_opt_list (h, LIST (&s)) == 2);
   CHECK (s.names == 2 && s.a && s.b && s.described);
 
   /* Not in the list, and the filter is strict: refused, still usable. */
@@ -105,14 +56,10 @@ test_list_info_go (void)
   CHECK (nbd_aio_is_negotiating (h) == 1);
   CHECK (nbd_get_size (h) == SIZE);
 
-  CHECK (nbd_opt_list_meta_context
-         (h, (nbd_context_callback) { .callback = context_cb,
-                                      .user_data = &s }) >= 1);
+  CHECK (nbd_opt_list_meta_context (h, CONTEXT (&s)) >= 1);
   CHECK (s.base_allocation);
   s.base_allocation = false;
-  CHECK (nbd_opt_set_meta_context
-         (h, (nbd_context_callback) { .callback = context_cb,
-                                      .user_data = &s }) == 1);
+  CHECK (nbd_opt_set_meta_context (h, CONTEXT (&s)) == 1);
   CHECK (s.base_allocation);
   CHECK (nbd_can_meta_context (h, LIBNBD_CONTEXT_BASE_ALLOCATION) == 1);
 
@@ -121,8 +68,7 @@ test_list_info_go (void)
   CHECK (nbd_get_size (h) == SIZE);
   CHECK (nbd_pread (h, buf, sizeof buf, 0, 0) == 0);
   /* Options are over: opt calls are refused now. */
-  CHECK (nbd_opt_list (h, (nbd_list_callback) { .callback = list_cb,
-                                                 .user_data = &s }) == -1);
+  CHECK (nbd_opt_list (h, LIST (&s)) == -1);
   CHECK_ERROR (EINVAL, "nbd_opt_list: ");
   nbd_close (h);
 }
@@ -136,12 +82,11 @@ test_aio_opt_go (void)
   int i;
 
   CHECK (nbd_set_export_name (h, "b") == 0);
-  CHECK (nbd_aio_opt_go (h, (nbd_completion_callback) {
-        .callback = completion_cb, .user_data = &s, .free = free_cb }) == 0);
+  CHECK (nbd_aio_opt_go (h, COMPLETION (&s)) == 0);
   for (i = 0; i < 1000 && nbd_aio_is_connecting (h); ++i)
     CHECK (nbd_poll (h, 1000) >= 0);
   CHECK (nbd_aio_is_ready (h) == 1);
-  CHECK (s.completions == 1 && s.completion_error == 0);
+  CHECK (s.completions == 1 && s.error == 0);
   CHECK (s.frees == 1);
   nbd_close (h);
   CHECK (s.frees == 1);

@@ -22,6 +22,11 @@
 #include <sys/wait.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
+#include <inttypes.h>
+
+#include <libnbd.h>
+
+#include "test-common.h"
 
 #define MAX_SERVER_ARGS 64
 
@@ -61,6 +66,38 @@ make_server_dir (void)
   return server_dir;
 }
 
+/* The address of the Unix socket at PATH. */
+static inline struct sockaddr_un
+unix_address (const char *path)
+{
+  struct sockaddr_un addr;
+  size_t len = strlen (path);
+
+  if (len >= sizeof addr.sun_path) {
+    fprintf (stderr, "%s: socket path too long\n", path);
+    exit (EXIT_FAILURE);
+  }
+  memset (&addr, 0, sizeof addr);
+  addr.sun_family = AF_UNIX;
+  memcpy (addr.sun_path, path, len + 1);
+  return addr;
+}
+
+/* Return a socket connected to the server's Unix socket server_sock. */
+static inline int
+connect_server_unix (void)
+{
+  struct sockaddr_un addr = unix_address (server_sock);
+  int fd = socket (AF_UNIX, SOCK_STREAM, 0);
+
+  if (fd == -1 ||
+      connect (fd, (struct sockaddr *) &addr, sizeof addr) == -1) {
+    perror ("connect");
+    exit (EXIT_FAILURE);
+  }
+  return fd;
+}
+
 /* Return a listening Unix socket; its path is in server_sock. */
 static inline int
 listen_unix (void)
@@ -75,9 +112,7 @@ listen_unix (void)
     perror ("socket");
     exit (EXIT_FAILURE);
   }
-  memset (&addr, 0, sizeof addr);
-  addr.sun_family = AF_UNIX;
-  strcpy (addr.sun_path, server_sock);
+  addr = unix_address (server_sock);
   if (bind (fd, (struct sockaddr *) &addr, sizeof addr) == -1 ||
       listen (fd, SOMAXCONN) == -1) {
     perror ("bind/listen");
@@ -170,6 +205,39 @@ start_server (int fd, const char **args)
     _exit (EXIT_FAILURE);
   }
   close (fd);
+}
+
+/* A new handle connected to URI, ready for commands. */
+static inline struct nbd_handle *
+connect_uri_ready (const char *uri)
+{
+  struct nbd_handle *h = nbd_create ();
+
+  CHECK (h != NULL);
+  if (nbd_connect_uri (h, uri) == -1)
+    FAIL ("nbd_connect_uri (%s): %s", uri, nbd_get_error ());
+  CHECK (nbd_aio_is_ready (h) == 1);
+  return h;
+}
+
+/* nbdkit's info plugin with mode=exportname serves, as the data, the
+ * export name it was asked for: check that the server of H saw EXPORT.
+ * WHAT names the connection in messages.
+ */
+static inline void
+check_served_export (struct nbd_handle *h, const char *what,
+                     const char *export)
+{
+  char buf[64];
+  int64_t size = nbd_get_size (h);
+
+  if (size != (int64_t) strlen (export) || size >= (int64_t) sizeof buf)
+    FAIL ("%s: size %" PRIi64 ", expected %zu", what, size, strlen (export));
+  memset (buf, 0, sizeof buf);
+  if (size > 0)
+    CHECK (nbd_pread (h, buf, size, 0, 0) == 0);
+  if (memcmp (buf, export, size) != 0)
+    FAIL ("%s: server saw export \"%.*s\"", what, (int) size, buf);
 }
 
 #endif /* BASIC_SERVER_H */

@@ -46,7 +46,7 @@ basic_c_tests = \
 
 check_PROGRAMS += $(basic_c_tests)
 TESTS += $(basic_c_tests) basic-header-cxx.sh
-EXTRA_DIST += basic-server.h basic-header-cxx.sh
+EXTRA_DIST += basic-server.h basic-header-cxx.sh opt-callbacks.h
 
 # The public header must compile alone as strict ISO C99.
 basic_header_c_CFLAGS = $(AM_CFLAGS) -std=c99 -pedantic-errors

@@ -220,24 +220,16 @@ chunk (uint16_t flags, uint16_t type, uint64_t cookie, uint64_t offset,
     put64 (offset);
     put64 (len);
   }
-  else {
-    put32 (STRUCTURED_REPLY_MAGIC);
-    put16 (flags);
-    put16 (type);
-    put64 (cookie);
-    put32 (len);
-  }
+  else
+    chunk_header (cookie, flags, type, len);
 }
 
 /* Success without payload, or an error. */
 static void
 reply_status (uint64_t cookie, uint64_t offset, uint32_t error)
 {
-  if (!extended) {
-    put32 (SIMPLE_REPLY_MAGIC);
-    put32 (error);
-    put64 (cookie);
-  }
+  if (!extended)
+    simple_reply (cookie, error);
   else if (error == 0)
     chunk (REPLY_FLAG_DONE, REPLY_TYPE_NONE, cookie, offset, 0);
   else {
@@ -268,17 +260,11 @@ hostile_read (uint64_t cookie, uint64_t offset, uint64_t count)
   if (played)
     return false;
   if (is ("simple-magic")) {
-    put32 (SIMPLE_REPLY_MAGIC);
-    put32 (0);
-    put64 (cookie);
+    simple_reply (cookie, 0);
     drain ();
   }
   if (is ("structured-magic")) {
-    put32 (STRUCTURED_REPLY_MAGIC);
-    put16 (REPLY_FLAG_DONE);
-    put16 (REPLY_TYPE_NONE);
-    put64 (cookie);
-    put32 (0);
+    chunk_header (cookie, REPLY_FLAG_DONE, REPLY_TYPE_NONE, 0);
     drain ();
   }
   if (is ("huge-length")) {

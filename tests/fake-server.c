@@ -308,24 +308,6 @@ handshake (void)
   }
 }
 
-static void
-simple_reply (uint64_t cookie, uint32_t error)
-{
-  put32 (SIMPLE_REPLY_MAGIC);
-  put32 (error);
-  put64 (cookie);
-}
-
-static void
-chunk_header (uint64_t cookie, uint16_t flags, uint16_t type, uint32_t len)
-{
-  put32 (STRUCTURED_REPLY_MAGIC);
-  put16 (flags);
-  put16 (type);
-  put64 (cookie);
-  put32 (len);
-}
-
 /* An OFFSET_DATA chunk carrying the disk's bytes [offset, offset+len). */
 static void
 data_chunk (uint64_t cookie, uint16_t flags, uint64_t offset, uint32_t len)

@@ -114,6 +114,24 @@ opt_reply (uint32_t option, uint32_t type, uint32_t len)
   put32 (len);
 }
 
+void
+simple_reply (uint64_t cookie, uint32_t error)
+{
+  put32 (SIMPLE_REPLY_MAGIC);
+  put32 (error);
+  put64 (cookie);
+}
+
+void
+chunk_header (uint64_t cookie, uint16_t flags, uint16_t type, uint32_t len)
+{
+  put32 (STRUCTURED_REPLY_MAGIC);
+  put16 (flags);
+  put16 (type);
+  put64 (cookie);
+  put32 (len);
+}
+
 /* A big-endian 32 bit field at DATA + POS. */
 static uint32_t
 field32 (const char *data, uint32_t pos)

@@ -98,6 +98,15 @@ extern uint64_t get64 (void);
 /* The header of an option reply; LEN bytes of payload follow. */
 extern void opt_reply (uint32_t option, uint32_t type, uint32_t len);
 
+/* A simple reply to the command COOKIE: ERROR, 0 for success. */
+extern void simple_reply (uint64_t cookie, uint32_t error);
+
+/* The compact header of a structured reply chunk; LEN bytes of payload
+ * follow.
+ */
+extern void chunk_header (uint64_t cookie, uint16_t flags, uint16_t type,
+                          uint32_t len);
+
 /* Walk the queries of an NBD_OPT_{LIST,SET}_META_CONTEXT request (DATA,
  * LEN bytes: export name, count, queries), calling FN with each in
  * turn.  Returns 0, or -1 as soon as the request turns out malformed

@@ -22,6 +22,7 @@
 #include <libnbd.h>
 
 #include "misbehave-common.h"
+#include "noop-callbacks.h"
 
 /* The request every read and block status scenario answers. */
 #define OFF 8192
@@ -296,29 +297,6 @@ chunk_cb (void *user_data, const void *subbuf, size_t count,
   return 0;
 }
 
-static int
-extent_cb (void *user_data, const char *metacontext, uint64_t offset,
-           uint32_t *entries, size_t nr_entries, int *error)
-{
-  (void) user_data; (void) metacontext; (void) offset; (void) entries;
-  (void) nr_entries; (void) error;
-  return 0;
-}
-
-static int
-list_cb (void *user_data, const char *name, const char *description)
-{
-  (void) user_data; (void) name; (void) description;
-  return 0;
-}
-
-static int
-context_cb (void *user_data, const char *name)
-{
-  (void) user_data; (void) name;
-  return 0;
-}
-
 static bool
 is_opt_target (const char *target)
 {
@@ -357,18 +335,19 @@ run_call (struct nbd_handle *h, const struct scenario *s, char *buf)
              (nbd_chunk_callback) { .callback = chunk_cb }, 0);
   if (strcmp (t, "bs") == 0)
     return nbd_block_status (h, COUNT, OFF,
-             (nbd_extent_callback) { .callback = extent_cb }, 0);
+             (nbd_extent_callback) { .callback = noop_extent_cb }, 0);
   if (strcmp (t, "write") == 0)
     return nbd_pwrite (h, buf, COUNT, OFF, 0);
   if (strcmp (t, "list") == 0)
-    return nbd_opt_list (h, (nbd_list_callback) { .callback = list_cb })
+    return nbd_opt_list (h, (nbd_list_callback) { .callback = noop_list_cb })
       == -1 ? -1 : 0;
   if (strcmp (t, "info") == 0)
     return nbd_opt_info (h);
   if (strcmp (t, "go") == 0)
     return nbd_opt_go (h);
   return nbd_opt_set_meta_context (h,
-           (nbd_context_callback) { .callback = context_cb }) == -1 ? -1 : 0;
+           (nbd_context_callback) { .callback = noop_context_cb }) == -1
+    ? -1 : 0;
 }
 
 /* Still usable: a read (after GO, in opt mode) returns the right data. */

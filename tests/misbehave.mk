@@ -29,7 +29,7 @@ check_PROGRAMS += $(misbehave_tests)
 TESTS += $(misbehave_tests)
 
 # Connecting to fake-server, and the checks several scenarios share.
-EXTRA_DIST += misbehave-common.h
+EXTRA_DIST += misbehave-common.h noop-callbacks.h
 
 # The hostile-server matrix: one TAP result per scenario, each counted.
 check_PROGRAMS += misbehave-matrix

@@ -3,14 +3,8 @@
 # X.509), written then read back and compared; and a connection whose
 # TLS handshake is driven by nbd_aio_get_direction and our own poll.
 set -euo pipefail
-source "${srcdir:-.}/functions.sh"
 source "${srcdir:-.}/tls-functions.sh"
-
-requires nbdkit --version
-tls_tmpdir
-tls_make_psk
-tls_make_pki
-d="$tls_dir"
+tls_setup nbdkit psk pki
 
 tls_client --aio --psk "$d/keys.psk" --user alice --negotiated 1 \
   -- nbdkit -s --exit-with-parent --tls=require --tls-psk="$d/keys.psk" \

@@ -1,11 +1,27 @@
 # tls-functions.sh: make TLS credentials for the tls-*.sh tests (source
-# it after functions.sh).  Everything lives in a fresh directory that
-# is removed at exit.
+# it).  Everything lives in a fresh directory that is removed at exit.
+
+source "${srcdir:-.}/functions.sh"
 
 tls_tmpdir ()
 {
   tls_dir="$(mktemp -d /tmp/libnbd-tls.XXXXXX)"
   cleanup_fn rm -rf "$tls_dir"
+}
+
+# tls_setup SERVER CREDENTIALS...: skip the test without SERVER (nbdkit
+# or qemu-nbd), then make a fresh $tls_dir, also known as $d, holding
+# each of CREDENTIALS (psk, pki).
+tls_setup ()
+{
+  local what
+  requires "$1" --version
+  shift
+  tls_tmpdir
+  for what in "$@"; do
+    "tls_make_$what"
+  done
+  d="$tls_dir"
 }
 
 # $tls_dir/keys.psk holds alice's key; wrong.psk a different key for

@@ -4,13 +4,8 @@
 # clean error before any request is sent; TLS allowed falls back only
 # when the server refuses TLS.
 set -euo pipefail
-source "${srcdir:-.}/functions.sh"
 source "${srcdir:-.}/tls-functions.sh"
-
-requires nbdkit --version
-tls_tmpdir
-tls_make_psk
-d="$tls_dir"
+tls_setup nbdkit psk
 fake="${builddir:-.}/tls-fake-server"
 plain=(nbdkit -s --exit-with-parent memory 1M)
 

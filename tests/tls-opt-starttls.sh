@@ -5,13 +5,8 @@
 # and answer false on one that does not; either way the export can
 # then be used.
 set -euo pipefail
-source "${srcdir:-.}/functions.sh"
 source "${srcdir:-.}/tls-functions.sh"
-
-requires nbdkit --version
-tls_tmpdir
-tls_make_psk
-d="$tls_dir"
+tls_setup nbdkit psk
 
 for how in "" --opt-sync; do
   tls_client --tls disable --psk "$d/keys.psk" --user alice \

@@ -3,13 +3,8 @@
 # --tls=on: the right key works and data flows; a wrong key, an unknown
 # user, a missing file and a user missing from the file fail cleanly.
 set -euo pipefail
-source "${srcdir:-.}/functions.sh"
 source "${srcdir:-.}/tls-functions.sh"
-
-requires nbdkit --version
-tls_tmpdir
-tls_make_psk
-d="$tls_dir"
+tls_setup nbdkit psk
 server=(nbdkit -s --exit-with-parent --tls-psk="$d/keys.psk")
 
 # The right key, with TLS required by both sides, and with the server

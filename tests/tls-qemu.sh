@@ -3,14 +3,8 @@
 # tls-creds-x509: data written and read back over nbds+unix:// URIs,
 # and a wrong key refused.
 set -euo pipefail
-source "${srcdir:-.}/functions.sh"
 source "${srcdir:-.}/tls-functions.sh"
-
-requires qemu-nbd --version
-tls_tmpdir
-tls_make_psk
-tls_make_pki
-d="$tls_dir"
+tls_setup qemu-nbd psk pki
 truncate -s 10M "$d/disk.img"
 client="${builddir:-.}/tls-client"
 

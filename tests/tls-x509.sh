@@ -5,13 +5,8 @@
 # wrong hostname, a missing directory and a missing client
 # certificate fail cleanly.
 set -euo pipefail
-source "${srcdir:-.}/functions.sh"
 source "${srcdir:-.}/tls-functions.sh"
-
-requires nbdkit --version
-tls_tmpdir
-tls_make_pki
-d="$tls_dir"
+tls_setup nbdkit pki
 server=(nbdkit -s --exit-with-parent --tls-certificates="$d/server")
 client="timeout 60 $VG '${builddir:-.}/tls-client'"
 

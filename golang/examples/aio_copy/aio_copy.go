@@ -20,6 +20,9 @@ var (
 		"let libnbd zero each read buffer first (its default)")
 )
 
+// The largest read libnbd sends.
+const maxRequestSize = 64 << 20
+
 // A read in flight; done is set by its completion callback.
 type command struct {
 	buf  libnbd.AioBuffer
@@ -31,6 +34,11 @@ func main() {
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: aio_copy [flags] URI > FILE")
+		os.Exit(2)
+	}
+	if *requests < 1 || *requestSize < 1 || *requestSize > maxRequestSize {
+		fmt.Fprintf(os.Stderr, "aio_copy: -requests must be at least 1 "+
+			"and -request-size from 1 to %d\n", maxRequestSize)
 		os.Exit(2)
 	}
 	h, err := libnbd.Create()

@@ -11,6 +11,9 @@ import (
 	"libguestfs.org/libnbd"
 )
 
+// The largest read libnbd sends.
+const maxBufferSize = 64 << 20
+
 var (
 	bufferSize = flag.Uint("buffer-size", 2<<20, "bytes per read")
 	initialize = flag.Bool("pread-initialize", false,
@@ -21,6 +24,11 @@ func main() {
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: simple_copy [flags] URI > FILE")
+		os.Exit(2)
+	}
+	if *bufferSize < 1 || *bufferSize > maxBufferSize {
+		fmt.Fprintf(os.Stderr, "simple_copy: -buffer-size must be "+
+			"from 1 to %d\n", maxBufferSize)
 		os.Exit(2)
 	}
 	h, err := libnbd.Create()

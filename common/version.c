@@ -1,19 +1,20 @@
-/* version.c: -V, the versions of nbdinfo and of the libnbd it runs on. */
-
+/* version.c: --version, the versions of a tool and of the libnbd it
+ * runs on.
+ */
 #include <config.h>
 
 #include <stdio.h>
 
 #include <libnbd.h>
 
-#include "nbdinfo.h"
+#include "version.h"
 
 void
-print_version (void)
+print_version (const char *program)
 {
   struct nbd_handle *nbd;
 
-  printf ("nbdinfo %s\n", PACKAGE_VERSION);
+  printf ("%s %s\n", program, PACKAGE_VERSION);
   /* Print the first line now in case the library fails below. */
   fflush (stdout);
 
