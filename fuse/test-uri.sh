@@ -25,9 +25,13 @@ cmp "$tmp/expected" "$tmp/mp/nbd"
 grep 'nbdfuse: connections=3' "$tmp/err"
 stop_nbdfuse "$tmp/mp"
 
-# A subprocess can be connected to once only, whatever -C says.
-start_nbdfuse "$tmp/mp" -v -C 3 "$tmp/mp" \
+# A subprocess can be connected to once only, whatever -C says.  -o
+# options reach FUSE, comma-separated or not.
+start_nbdfuse "$tmp/mp" -v -C 3 -o uid=4321,gid=4322 -o ro "$tmp/mp" \
   [ nbdkit --exit-with-parent pattern size=$size ] 2> "$tmp/err"
 cmp "$tmp/expected" "$tmp/mp/nbd"
 grep 'nbdfuse: connections=1' "$tmp/err"
+test "$(stat -c '%u %g' "$tmp/mp/nbd")" = "4321 4322"
+awk -v d="$(realpath "$tmp/mp")" '$2 == d && $4 ~ /^ro,/ { ok = 1 }
+  END { exit !ok }' /proc/mounts
 stop_nbdfuse "$tmp/mp"
