@@ -157,7 +157,8 @@ parse_mountpoint (const char *s)
     mp = strdup (s);
   }
   else {
-    if (slash == NULL || slash[1] == '\0')
+    if (slash == NULL || slash[1] == '\0' || strcmp (slash, "/.") == 0 ||
+        strcmp (slash, "/..") == 0)
       goto bad;
     nf.filename = slash + 1;
     mp = slash == s ? strdup ("/") : strndup (s, slash - s);

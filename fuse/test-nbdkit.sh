@@ -46,3 +46,15 @@ if is_mounted "$tmp/mp"; then
   echo "$0: still mounted"
   exit 1
 fi
+
+# A pidfile that cannot be written: the mount is undone, exit status 1.
+status=0
+$VG nbdfuse -P "$tmp/nonexistent/pid" "$tmp/mp" \
+  [ nbdkit --exit-with-parent memory size=1M ] 2> "$tmp/err" || status=$?
+cat "$tmp/err"
+test $status = 1
+grep "nbdfuse: $tmp/nonexistent/pid: No such file or directory" "$tmp/err"
+if is_mounted "$tmp/mp"; then
+  echo "$0: still mounted after failing to write the pidfile"
+  exit 1
+fi

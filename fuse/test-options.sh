@@ -48,6 +48,7 @@ bad_args 'a mountpoint and a server are needed'
 bad_args 'a mountpoint and a server are needed' "$tmp/mp"
 bad_args 'must be a directory' "$tmp/nonexistent/file" \
   "nbd+unix:///?socket=$sock"
+bad_args 'must be a directory' "$tmp/mp/nbd/.." "nbd+unix:///?socket=$sock"
 bad_args 'must be a directory' nonexistent-here "nbd+unix:///?socket=$sock"
 bad_args 'takes 1 argument, not 0' "$tmp/mp/" --unix
 bad_args 'unknown mode: --bogus' "$tmp/mp" --bogus x
