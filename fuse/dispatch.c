@@ -115,8 +115,7 @@ start_command (struct nbd_handle *h, struct request *req)
     return nbd_aio_zero (h, req->count, req->offset, cb,
                          LIBNBD_CMD_FLAG_NO_HOLE);
   }
-  errno = EINVAL;
-  return -1;
+  abort ();                     /* operations.c asks only for these */
 }
 
 /* Issue REQ; if it cannot be issued it is done, with an error. */
