@@ -1,0 +1,101 @@
+/* connect.c: open one connection to the server in the chosen mode. */
+#include <config.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "nbdfuse.h"
+
+/* A subprocess or a passed socket can be connected to once only. */
+bool
+mode_allows_multi_conn (enum mode mode)
+{
+  switch (mode) {
+  case MODE_URI:
+  case MODE_TCP:
+  case MODE_UNIX:
+  case MODE_VSOCK:
+    return true;
+  case MODE_SQUARE_BRACKET:
+  case MODE_SOCKET_ACTIVATION:
+  case MODE_COMMAND:
+  case MODE_FD:
+    return false;
+  }
+  return false;
+}
+
+static void __attribute__ ((noreturn))
+fail (struct nbd_handle *h)
+{
+  fprintf (stderr, "nbdfuse: %s\n", nbd_get_error ());
+  nbd_close (h);
+  exit (EXIT_FAILURE);
+}
+
+/* A decimal number in [0, MAX], or exit with an error naming WHAT. */
+static unsigned long
+parse_number (const char *what, const char *s, unsigned long max)
+{
+  char *end;
+  unsigned long n;
+
+  errno = 0;
+  n = strtoul (s, &end, 10);
+  if (s[0] < '0' || s[0] > '9' || *end != '\0' || errno != 0 || n > max) {
+    fprintf (stderr, "nbdfuse: could not parse %s: '%s'\n", what, s);
+    exit (EXIT_FAILURE);
+  }
+  return n;
+}
+
+static int
+connect_by_mode (struct nbd_handle *h, enum mode mode, char **args)
+{
+  switch (mode) {
+  case MODE_URI:
+    return nbd_connect_uri (h, args[0]);
+  case MODE_SQUARE_BRACKET:
+  case MODE_SOCKET_ACTIVATION:
+    return nbd_connect_systemd_socket_activation (h, args);
+  case MODE_COMMAND:
+    return nbd_connect_command (h, args);
+  case MODE_FD:
+    return nbd_connect_socket (h, parse_number ("file descriptor",
+                                                args[0], INT_MAX));
+  case MODE_TCP:
+    return nbd_connect_tcp (h, args[0], args[1]);
+  case MODE_UNIX:
+    return nbd_connect_unix (h, args[0]);
+  case MODE_VSOCK:
+    return nbd_connect_vsock (h,
+                              parse_number ("vsock CID", args[0], UINT32_MAX),
+                              parse_number ("vsock port", args[1],
+                                            UINT32_MAX));
+  }
+  return -1;
+}
+
+/* A new handle connected to the server, or exit with the error.  ARGS
+ * are the words after the mode, NULL-terminated.
+ */
+struct nbd_handle *
+connect_server (enum mode mode, char **args)
+{
+  struct nbd_handle *h = nbd_create ();
+
+  if (h == NULL) {
+    fprintf (stderr, "nbdfuse: %s\n", nbd_get_error ());
+    exit (EXIT_FAILURE);
+  }
+  /* Without -v, LIBNBD_DEBUG=1 in the environment still works. */
+  if (nf.verbose)
+    nbd_set_debug (h, true);
+  /* As libnbd's nbdfuse: ?tls-psk-file= and the like may be used. */
+  nbd_set_uri_allow_local_file (h, true);
+  if (connect_by_mode (h, mode, args) == -1)
+    fail (h);
+  return h;
+}

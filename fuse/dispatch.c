@@ -1,0 +1,339 @@
+/* dispatch.c: one thread per NBD connection carries out the requests
+ * of the FUSE threads.
+ *
+ * A FUSE thread puts a request on the queue of a connection (chosen in
+ * turn), wakes that connection's thread through an eventfd and sleeps
+ * until the request is done.  Only the connection's thread touches its
+ * handle: it issues every queued request as an asynchronous command,
+ * so many are in flight at once, and polls the socket and the eventfd
+ * together with nbd_poll2.  The handle's lock is never fought over.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+
+#include "nbdfuse.h"
+
+struct connection;
+
+struct request {
+  enum op op;
+  void *buf;                    /* OP_READ fills it, OP_WRITE only reads it */
+  uint64_t count, offset;
+  struct connection *conn;
+  int error;                    /* 0 or an errno, once done */
+  bool done;                    /* under conn->lock */
+  pthread_cond_t cond;          /* signalled when done */
+  struct request *next;         /* in the connection's queue */
+};
+
+struct connection {
+  size_t index;
+  struct nbd_handle *nbd;       /* NULL once the connection failed */
+  pthread_t thread;
+  int wake_fd;                  /* eventfd: requests were queued */
+  size_t in_flight;             /* commands issued, not done yet */
+  pthread_mutex_t lock;         /* guards the fields below */
+  struct request *queue;        /* to be issued, oldest first */
+  struct request **queue_tail;
+  bool dead;                    /* failed: new requests fail at once */
+  bool stop;                    /* unmounted: finish and exit */
+};
+
+static struct connection *conns;
+static size_t nr_conns;
+
+/* Called with REQ's connection lock not held, by the connection's
+ * thread.  After the unlock the waiter may return and REQ is gone.
+ */
+static void
+finish (struct request *req, int error)
+{
+  struct connection *conn = req->conn;
+
+  pthread_mutex_lock (&conn->lock);
+  req->error = error;
+  req->done = true;
+  pthread_cond_signal (&req->cond);
+  pthread_mutex_unlock (&conn->lock);
+}
+
+static const char *
+op_name (enum op op)
+{
+  switch (op) {
+  case OP_READ: return "read";
+  case OP_WRITE: return "write";
+  case OP_FLUSH: return "flush";
+  case OP_PUNCH: return "zero (may punch a hole)";
+  case OP_ZERO: return "zero";
+  }
+  return "?";
+}
+
+/* The completion callback, run by the connection's thread inside the
+ * library.  Returning 1 retires the command.
+ */
+static int
+completed (void *vp, int *error)
+{
+  struct request *req = vp;
+
+  req->conn->in_flight--;
+  if (*error != 0)
+    fprintf (stderr, "nbdfuse: %s of %" PRIu64 " bytes at offset %" PRIu64
+             ": %s\n", op_name (req->op), req->count, req->offset,
+             strerror (*error));
+  finish (req, *error);
+  return 1;
+}
+
+static int64_t
+start_command (struct nbd_handle *h, struct request *req)
+{
+  nbd_completion_callback cb = { .callback = completed, .user_data = req };
+
+  switch (req->op) {
+  case OP_READ:
+    return nbd_aio_pread (h, req->buf, req->count, req->offset, cb, 0);
+  case OP_WRITE:
+    return nbd_aio_pwrite (h, req->buf, req->count, req->offset, cb, 0);
+  case OP_FLUSH:
+    return nbd_aio_flush (h, cb, 0);
+  case OP_PUNCH:
+    return nbd_aio_zero (h, req->count, req->offset, cb, 0);
+  case OP_ZERO:
+    return nbd_aio_zero (h, req->count, req->offset, cb,
+                         LIBNBD_CMD_FLAG_NO_HOLE);
+  }
+  abort ();                     /* operations.c asks only for these */
+}
+
+/* Issue REQ; if it cannot be issued it is done, with an error. */
+static void
+issue (struct connection *conn, struct request *req)
+{
+  int err;
+
+  if (conn->nbd == NULL) {
+    finish (req, EIO);
+    return;
+  }
+  /* The reply may come, and the callback run, before the call returns. */
+  conn->in_flight++;
+  if (start_command (conn->nbd, req) >= 0)
+    return;
+  conn->in_flight--;
+  err = nbd_get_errno ();
+  fprintf (stderr, "nbdfuse: %s\n", nbd_get_error ());
+  finish (req, err != 0 ? err : EIO);
+}
+
+/* The handle failed: closing it fails whatever is still in flight
+ * (the callbacks run with an error) and later requests fail at once.
+ */
+static void
+fail_connection (struct connection *conn)
+{
+  fprintf (stderr, "nbdfuse: connection %zu failed: %s\n",
+           conn->index, nbd_get_error ());
+  pthread_mutex_lock (&conn->lock);
+  conn->dead = true;
+  pthread_mutex_unlock (&conn->lock);
+  nbd_close (conn->nbd);
+  conn->nbd = NULL;
+  conn->in_flight = 0;
+}
+
+/* Sleep until a reply can be read (or a request sent) or new requests
+ * are queued.  Without commands in flight only the eventfd matters.
+ */
+static void
+wait_for_work (struct connection *conn)
+{
+  struct pollfd pfd = { .fd = conn->wake_fd, .events = POLLIN };
+  uint64_t counter;
+
+  if (conn->in_flight > 0) {
+    if (nbd_poll2 (conn->nbd, conn->wake_fd, -1) == -1)
+      fail_connection (conn);
+  }
+  else {
+    while (poll (&pfd, 1, -1) == -1 && errno == EINTR)
+      ;
+  }
+  /* Non-blocking: EAGAIN when nobody woke us. */
+  if (read (conn->wake_fd, &counter, sizeof counter) == -1 &&
+      errno != EAGAIN)
+    perror ("nbdfuse: read: eventfd");
+}
+
+static void *
+connection_thread (void *vp)
+{
+  struct connection *conn = vp;
+  struct request *list, *next;
+  bool stop;
+
+  for (;;) {
+    pthread_mutex_lock (&conn->lock);
+    list = conn->queue;
+    conn->queue = NULL;
+    conn->queue_tail = &conn->queue;
+    stop = conn->stop;
+    pthread_mutex_unlock (&conn->lock);
+
+    for (; list != NULL; list = next) {
+      next = list->next;        /* LIST may be gone once issued */
+      issue (conn, list);
+    }
+    if (stop && conn->in_flight == 0)
+      return NULL;
+    wait_for_work (conn);
+  }
+}
+
+static void
+wake (struct connection *conn)
+{
+  uint64_t one = 1;
+
+  if (write (conn->wake_fd, &one, sizeof one) == -1)
+    perror ("nbdfuse: write: eventfd");
+}
+
+static void
+init_connection (struct connection *conn, size_t i, struct nbd_handle *h)
+{
+  int err;
+
+  conn->index = i;
+  conn->nbd = h;
+  conn->queue_tail = &conn->queue;
+  conn->wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (conn->wake_fd == -1) {
+    perror ("nbdfuse: eventfd");
+    exit (EXIT_FAILURE);
+  }
+  pthread_mutex_init (&conn->lock, NULL);
+  err = pthread_create (&conn->thread, NULL, connection_thread, conn);
+  if (err != 0) {
+    errno = err;
+    perror ("nbdfuse: pthread_create");
+    exit (EXIT_FAILURE);
+  }
+}
+
+/* Start a thread for each of the N connected HANDLES (taken over).
+ * The threads block the signals that end the FUSE loop, so those
+ * reach a thread that can act on them.
+ */
+void
+start_connections (struct nbd_handle **handles, size_t n)
+{
+  sigset_t block, old;
+  size_t i;
+
+  conns = calloc (n, sizeof *conns);
+  if (conns == NULL) {
+    perror ("nbdfuse: calloc");
+    exit (EXIT_FAILURE);
+  }
+  nr_conns = n;
+  sigemptyset (&block);
+  sigaddset (&block, SIGINT);
+  sigaddset (&block, SIGTERM);
+  sigaddset (&block, SIGHUP);
+  pthread_sigmask (SIG_BLOCK, &block, &old);
+  for (i = 0; i < n; ++i)
+    init_connection (&conns[i], i, handles[i]);
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+}
+
+static struct connection *
+next_connection (void)
+{
+  static size_t counter;
+
+  return &conns[__atomic_fetch_add (&counter, 1, __ATOMIC_RELAXED) %
+                nr_conns];
+}
+
+/* Carry out one request and wait for it: 0 or -errno, as FUSE wants. */
+int
+submit (enum op op, void *buf, uint64_t count, uint64_t offset)
+{
+  struct connection *conn = next_connection ();
+  struct request req = {
+    .op = op, .buf = buf, .count = count, .offset = offset, .conn = conn,
+  };
+  bool was_empty;
+
+  pthread_mutex_lock (&conn->lock);
+  if (conn->dead) {
+    pthread_mutex_unlock (&conn->lock);
+    return -EIO;
+  }
+  pthread_cond_init (&req.cond, NULL);
+  was_empty = conn->queue == NULL;
+  *conn->queue_tail = &req;
+  conn->queue_tail = &req.next;
+  pthread_mutex_unlock (&conn->lock);
+  /* Otherwise a wake-up is on its way already. */
+  if (was_empty)
+    wake (conn);
+
+  pthread_mutex_lock (&conn->lock);
+  while (!req.done)
+    pthread_cond_wait (&req.cond, &conn->lock);
+  pthread_mutex_unlock (&conn->lock);
+  pthread_cond_destroy (&req.cond);
+  return req.error != 0 ? -req.error : 0;
+}
+
+/* After the FUSE loop: let each thread finish what is in flight, then
+ * disconnect.  -1 if a connection failed or was lost on the way.
+ */
+int
+stop_connections (void)
+{
+  int ret = 0;
+  size_t i;
+
+  for (i = 0; i < nr_conns; ++i) {
+    struct connection *conn = &conns[i];
+
+    pthread_mutex_lock (&conn->lock);
+    conn->stop = true;
+    pthread_mutex_unlock (&conn->lock);
+    wake (conn);
+    pthread_join (conn->thread, NULL);
+    if (conn->nbd != NULL &&
+        (nbd_aio_is_dead (conn->nbd) == 1 ||
+         nbd_aio_is_closed (conn->nbd) == 1)) {
+      fprintf (stderr, "nbdfuse: connection %zu to the server was lost\n",
+               conn->index);
+      nbd_close (conn->nbd);
+      conn->nbd = NULL;
+    }
+    if (conn->nbd == NULL)
+      ret = -1;
+    else {
+      nbd_shutdown (conn->nbd, 0);
+      nbd_close (conn->nbd);
+    }
+    close (conn->wake_fd);
+    pthread_mutex_destroy (&conn->lock);
+  }
+  free (conns);
+  return ret;
+}

@@ -1,0 +1,124 @@
+# fuse-functions.sh: helpers for nbdfuse's shell tests (source it).
+
+source "${srcdir:-.}/../tests/functions.sh"
+
+# Skip unless this machine can mount FUSE filesystems and unmount them.
+requires_fuse ()
+{
+  if [ ! -c /dev/fuse ] || [ ! -r /dev/fuse ] || [ ! -w /dev/fuse ]; then
+    echo "$0: SKIP: /dev/fuse is missing or not usable"
+    exit 77
+  fi
+  if ! command -v fusermount3 >/dev/null; then
+    echo "$0: SKIP: fusermount3 is missing"
+    exit 77
+  fi
+}
+
+# A fresh temporary directory $tmp, removed at exit.
+make_tmpdir ()
+{
+  tmp=$(mktemp -d /tmp/nbdfuse-test.XXXXXX)
+  cleanup_fn rm -rf "$tmp"
+}
+
+# is_mounted DIR: DIR is a mountpoint in /proc/mounts.
+is_mounted ()
+{
+  local dir
+  dir=$(realpath "$1")
+  awk -v d="$dir" '$2 == d { found = 1 } END { exit !found }' /proc/mounts
+}
+
+# start_nbdfuse MOUNTPOINT ARGS...: run "nbdfuse -P PIDFILE ARGS..." in
+# the background and wait until it has mounted MOUNTPOINT.  Sets
+# $nbdfuse_pid.  At exit the mount is undone whatever happened.
+start_nbdfuse ()
+{
+  local mp=$1
+  shift
+  run_mount "$mp" $VG nbdfuse -P "$tmp/nbdfuse.pid" "$@"
+}
+
+# run_mount MOUNTPOINT CMD...: as start_nbdfuse, for a CMD that becomes
+# "nbdfuse -P $tmp/nbdfuse.pid ..." in the end.
+run_mount ()
+{
+  local mp=$1 pidfile="$tmp/nbdfuse.pid"
+  shift
+  rm -f "$pidfile"
+  "$@" &
+  nbdfuse_pid=$!
+  cleanup_fn "kill $nbdfuse_pid 2>/dev/null"
+  cleanup_fn "fusermount3 -u '$mp' 2>/dev/null"
+  # Valgrind needs longer to start.
+  for _ in $(seq 600); do
+    [ -s "$pidfile" ] && break
+    if ! kill -0 $nbdfuse_pid 2>/dev/null; then
+      echo "$0: nbdfuse exited before mounting"
+      exit 1
+    fi
+    sleep 0.1
+  done
+  if [ ! -s "$pidfile" ]; then
+    echo "$0: nbdfuse did not write its pidfile"
+    exit 1
+  fi
+  if ! is_mounted "$mp"; then
+    echo "$0: $mp is not mounted after the pidfile was written"
+    exit 1
+  fi
+}
+
+# wait_nbdfuse: wait (at most a minute) for nbdfuse to exit, and set
+# $status to its exit status.
+wait_nbdfuse ()
+{
+  for _ in $(seq 600); do
+    kill -0 $nbdfuse_pid 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 $nbdfuse_pid 2>/dev/null; then
+    echo "$0: nbdfuse did not exit"
+    exit 1
+  fi
+  status=0
+  wait $nbdfuse_pid || status=$?
+}
+
+# stop_nbdfuse MOUNTPOINT: unmount with fusermount3 -u; nbdfuse must
+# then exit with status 0.
+stop_nbdfuse ()
+{
+  fusermount3 -u "$1"
+  wait_nbdfuse
+  if [ $status -ne 0 ]; then
+    echo "$0: nbdfuse exited with status $status after unmounting"
+    exit 1
+  fi
+}
+
+# start_nbdkit SOCKET ARGS...: a background nbdkit on a Unix socket,
+# killed at exit.
+start_nbdkit ()
+{
+  local sock=$1 pidfile
+  shift
+  pidfile="$sock.pid"
+  nbdkit -U "$sock" -P "$pidfile" -f "$@" &
+  for _ in $(seq 100); do
+    [ -s "$pidfile" ] && break
+    sleep 0.1
+  done
+  if [ ! -s "$pidfile" ]; then
+    echo "$0: nbdkit did not start"
+    exit 1
+  fi
+  cleanup_fn kill "$(cat "$pidfile")"
+}
+
+# Under make check-valgrind, valgrind must run the real nbdfuse, not
+# libtool's wrapper script in its place.
+if [ -n "$VG" ]; then
+  VG="${builddir:-.}/../libtool --mode=execute $VG"
+fi
