@@ -29,6 +29,10 @@ fails 'unrecognized option' --no-such-option
 fails 'unknown digest' --blkhash=nosuchhash
 fails 'block size' --blkhash=md5/0
 fails 'could not parse number' --progress=x
+# Past INT_MAX a descriptor would wrap to -1 (no progress) or -2 (the bar).
+fails 'could not parse number' --progress=4294967295
+fails 'could not parse number' --progress=2147483648
+fails 'could not parse number' --threads=4294967294
 
 # Human sizes are accepted.
 $VG nbdcopy --request-size=1M --queue-size=64M -S 8k "$tmp/src" "$tmp/dst"

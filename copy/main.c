@@ -116,6 +116,9 @@ parse_size (const char *option, const char *arg)
   return n;
 }
 
+/* Counts and descriptors alike stop at INT_MAX: --progress=FD keeps
+ * -1 and -2 for "off" and "the bar", so a larger value must not wrap
+ * into them. */
 static unsigned
 parse_unsigned (const char *option, const char *arg, unsigned min)
 {
@@ -125,7 +128,7 @@ parse_unsigned (const char *option, const char *arg, unsigned min)
   errno = 0;
   n = strtoul (arg, &end, 10);
   if (arg[0] < '0' || arg[0] > '9' || *end != '\0' || errno != 0 ||
-      n > UINT_MAX)
+      n > INT_MAX)
     bad_option ("%s: could not parse number: '%s'", option, arg);
   if (n < min)
     bad_option ("%s: must be at least %u", option, min);
