@@ -126,8 +126,8 @@ let generate_python_methods_h () =
   pr "extern PyMethodDef nbd_internal_py_methods[];\n\n";
   pr "/* handle.c */\n";
   List.iter (fun n ->
-    pr "extern PyObject *nbd_internal_py_%s (PyObject *self, \
-        PyObject *args);\n" n
+    pr "extern PyObject *nbd_internal_py_%s (PyObject *self,\n" n;
+    pr "                                     PyObject *args);\n"
   ) [ "create"; "close"; "alloc_aio_buffer"; "aio_buffer_is_zero" ];
   pr "extern struct nbd_handle *nbd_internal_py_get_handle (PyObject *);\n";
   pr "extern void nbd_internal_py_raise_error (void);\n\n";
@@ -149,9 +149,8 @@ let generate_python_methods_h () =
   pr "extern int nbd_internal_py_call (PyObject *, PyObject *);\n\n";
   pr "/* methods.c */\n";
   List.iter (fun (name, _) ->
-    pr "extern PyObject *nbd_internal_py_%s (PyObject *self, \
-        PyObject *args,\n" name;
-    pr "                                   PyObject *kwds);\n"
+    pr_wrapped (sprintf "extern PyObject *nbd_internal_py_%s (" name)
+      [ "PyObject *self"; "PyObject *args"; "PyObject *kwds" ] ");\n"
   ) calls;
   pr "\n#endif /* LIBNBD_PYTHON_METHODS_H */\n"
 
@@ -186,8 +185,8 @@ let pr_cb_object = function
      pr "    PyObject *e = Py_BuildValue (\"(KK)\",\n";
      pr "                                 (unsigned long long) %s[i].length,\n"
        a;
-     pr "                                 (unsigned long long) %s[i].flags);\n\n"
-       a;
+     pr "                                 (unsigned long long) \
+         %s[i].flags);\n\n" a;
      pr "    if (e == NULL)\n      goto out;\n";
      pr "    PyList_SET_ITEM (py_%s, i, e);\n  }\n" a
   | CBBytesIn (b, l) ->
@@ -323,8 +322,8 @@ let pr_conversion c = function
 
 let pr_closure_setup c ~optional cl =
   let n = cl.cbname in
-  pr "  %s_data = nbd_internal_py_new_closure (py_%s, \"%s\", %d);\n"
-    n n n (if optional then 1 else 0);
+  pr_wrapped (sprintf "  %s_data = nbd_internal_py_new_closure (" n)
+    [ "py_" ^ n; sprintf "%S" n; if optional then "1" else "0" ] ");\n";
   pr "  if (%s_data == NULL)\n    goto out;\n" n;
   pr "  %s_cb.user_data = %s_data;\n" n n;
   if optional then
@@ -403,8 +402,8 @@ let pr_method (name, c) =
     @ List.map (fun o -> sprintf "%S" (optarg_name o)) c.optargs
     @ [ "NULL" ] in
   pr "PyObject *\n";
-  pr "nbd_internal_py_%s (PyObject *self, PyObject *args,\n" name;
-  pr "%*sPyObject *kwds)\n" (String.length name + 17) "";
+  pr_wrapped (sprintf "nbd_internal_py_%s (" name)
+    [ "PyObject *self"; "PyObject *args"; "PyObject *kwds" ] ")\n";
   pr "{\n";
   GoLang.pr_wrapped "  static char *kwlist[] = { " kw " };\n";
   pr "  PyObject *py_h;\n  struct nbd_handle *h;\n";
@@ -420,10 +419,9 @@ let pr_method (name, c) =
     pr "  };\n"
   ) (closures_of c @ oclosures_of c);
   pr "\n";
-  pr_wrapped
-    (sprintf "  if (!PyArg_ParseTupleAndKeywords (args, kwds, \"O%s:%s\", "
-       fmt name)
-    ("kwlist" :: "&py_h" :: targets) "))\n";
+  pr_wrapped "  if (!PyArg_ParseTupleAndKeywords ("
+    ("args" :: "kwds" :: sprintf "\"O%s:%s\"" fmt name :: "kwlist"
+     :: "&py_h" :: targets) "))\n";
   pr "    return NULL;\n";
   pr "  h = nbd_internal_py_get_handle (py_h);\n";
   pr "  if (h == NULL)\n    goto out;\n";
@@ -451,13 +449,14 @@ let pr_method (name, c) =
   pr "  return py_ret;\n}\n\n"
 
 let pr_method_table () =
+  pr "/* Functions taking keywords have a third parameter. */\n";
+  pr "#define KW(f) ((PyCFunction) (void (*) (void)) (f))\n\n";
   pr "PyMethodDef nbd_internal_py_methods[] = {\n";
   List.iter (fun n ->
-    pr "  { %S, nbd_internal_py_%s, METH_VARARGS, NULL },\n" n n
+    pr "  { %S, nbd_internal_py_%s,\n    METH_VARARGS, NULL },\n" n n
   ) [ "create"; "close"; "alloc_aio_buffer"; "aio_buffer_is_zero" ];
   List.iter (fun (name, _) ->
-    pr "  { %S, (PyCFunction) (void (*) (void)) nbd_internal_py_%s,\n"
-      name name;
+    pr "  { %S,\n    KW (nbd_internal_py_%s),\n" name name;
     pr "    METH_VARARGS | METH_KEYWORDS, NULL },\n"
   ) calls;
   pr "  { NULL, NULL, 0, NULL }\n};\n"
@@ -549,7 +548,8 @@ let generate_python_nbd_py () =
   check_calls ();
   generated_header ~comment:"#" "python/nbd.py: Python bindings for libnbd.";
   pr "'''Python bindings for libnbd.\n\n";
-  pr "import nbd\nh = nbd.NBD()\nh.connect_uri(\"nbd+unix:///?socket=/tmp/s\")\n";
+  pr "import nbd\nh = nbd.NBD()\n";
+  pr "h.connect_uri(\"nbd+unix:///?socket=/tmp/s\")\n";
   pr "buf = h.pread(512, 0)\n\n";
   pr "See libnbd(3) for the calls; each nbd_X is the method NBD.X.\n'''\n\n";
   (* The hand-written half: Error, ClosedHandle, Buffer, NBDBase. *)
