@@ -27,9 +27,17 @@ if [ -n "${PY_SANITIZE:-}" ]; then
       exit 77
     fi
   done
-  export LD_PRELOAD="$preload${LD_PRELOAD:+ $LD_PRELOAD}"
   # Python itself leaks by design at exit, and is not instrumented.
   export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+  # Only python gets the runtimes: the servers the test starts would
+  # inherit them (nbdkit can then deadlock in its exit handlers), so
+  # the variable goes from the environment once python is running.
+  LD_PRELOAD="$preload${LD_PRELOAD:+ $LD_PRELOAD}" \
+    exec "${PYTHON:-python3}" -c '
+import os, runpy, sys
+os.environ.pop("LD_PRELOAD", None)
+sys.argv = sys.argv[1:]
+runpy.run_path(sys.argv[0], run_name="__main__")' "$@"
 fi
 
 exec "${PYTHON:-python3}" "$@"
