@@ -407,7 +407,8 @@ let pr_method (name, c) =
   pr "{\n";
   GoLang.pr_wrapped "  static char *kwlist[] = { " kw " };\n";
   pr "  PyObject *py_h;\n  struct nbd_handle *h;\n";
-  pr "  %s ret;\n" (C.c_ret_type c.ret);
+  let t = C.c_ret_type c.ret in
+  pr "  %s%sret;\n" t (if C.is_pointer_type t then "" else " ");
   pr "  PyObject *py_ret = NULL;\n";
   List.iter (pr "  %s\n") decls;
   if view_arg c <> None then pr "  PyObject *view = NULL;\n";
