@@ -8,18 +8,22 @@ delay = 0.5
 n = 3
 
 
-def reader(results, i):
-    h = nbd.NBD()
-    h.connect_command(["nbdkit", "-s", "--exit-with-parent",
-                       "--filter=delay", "pattern", "size=1M",
-                       "delay-read=%dms" % (delay * 1000)])
+def reader(h, results, i):
     for j in range(n):
         assert h.pread(8, 8 * j) == (8 * j).to_bytes(8, "big")
     results[i] = True
 
 
+# Connected first, so only the reads are timed.
+handles = []
+for i in range(2):
+    h = nbd.NBD()
+    h.connect_command(["nbdkit", "-s", "--exit-with-parent",
+                       "--filter=delay", "pattern", "size=1M",
+                       "delay-read=%dms" % (delay * 1000)])
+    handles.append(h)
 results = [False, False]
-threads = [threading.Thread(target=reader, args=(results, i))
+threads = [threading.Thread(target=reader, args=(handles[i], results, i))
            for i in range(2)]
 start = time.monotonic()
 for t in threads:
