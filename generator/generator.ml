@@ -25,6 +25,7 @@ let () =
   let golang = Filename.concat outdir "golang" in
   if not (Sys.file_exists golang) then Unix.mkdir golang 0o755;
   GoLang.generate out;
+  Python.generate out;
   (* The man pages and their list for docs/Makefile.am. *)
   let docs = Filename.concat outdir "docs" in
   if not (Sys.file_exists docs) then Unix.mkdir docs 0o755;

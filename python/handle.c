@@ -1,0 +1,144 @@
+/* python/handle.c: handles as capsules, nbd.Error, and the helpers of
+ * nbd.Buffer, for the libnbdmod extension. */
+
+#include <config.h>
+
+#define PY_SSIZE_T_CLEAN 1
+#include <Python.h>
+
+#include <stdbool.h>
+#include <string.h>
+
+#include <libnbd.h>
+
+#include "methods.h"
+
+#define CAPSULE_NAME "nbd_handle"
+
+/* Raise nbd.Error (message, errno) from this thread's libnbd error. */
+void
+nbd_internal_py_raise_error (void)
+{
+  const char *msg = nbd_get_error ();
+  PyObject *args;
+
+  args = Py_BuildValue ("(si)", msg ? msg : "unknown error",
+                        nbd_get_errno ());
+  if (args != NULL) {
+    PyErr_SetObject (nbd_internal_py_Error, args);
+    Py_DECREF (args);
+  }
+}
+
+/* The handle in a capsule made by create; NULL with an exception set
+ * if obj is anything else.
+ */
+struct nbd_handle *
+nbd_internal_py_get_handle (PyObject *obj)
+{
+  return PyCapsule_GetPointer (obj, CAPSULE_NAME);
+}
+
+PyObject *
+nbd_internal_py_create (PyObject *self, PyObject *args)
+{
+  struct nbd_handle *h;
+  PyObject *capsule;
+
+  if (!PyArg_ParseTuple (args, ":create"))
+    return NULL;
+  h = nbd_create ();
+  if (h == NULL) {
+    nbd_internal_py_raise_error ();
+    return NULL;
+  }
+  capsule = PyCapsule_New (h, CAPSULE_NAME, NULL);
+  if (capsule == NULL)
+    nbd_close (h);
+  return capsule;
+}
+
+/* The capsule has no destructor: nbd.NBD closes it exactly once, by
+ * close() or __del__.  Completion callbacks of abandoned commands and
+ * the .free of every closure run inside nbd_close, and take the GIL
+ * themselves.
+ */
+PyObject *
+nbd_internal_py_close (PyObject *self, PyObject *args)
+{
+  PyObject *py_h;
+  struct nbd_handle *h;
+
+  if (!PyArg_ParseTuple (args, "O:close", &py_h))
+    return NULL;
+  h = nbd_internal_py_get_handle (py_h);
+  if (h == NULL)
+    return NULL;
+  if (PyCapsule_SetName (py_h, "nbd_handle (closed)") == -1)
+    return NULL;
+
+  Py_BEGIN_ALLOW_THREADS
+  nbd_close (h);
+  Py_END_ALLOW_THREADS
+
+  Py_RETURN_NONE;
+}
+
+/* The storage of nbd.Buffer (n): a bytearray left uninitialised, which
+ * bytearray (n) in Python would zero; nbd.Buffer zeroes it before
+ * anything can see it.
+ */
+PyObject *
+nbd_internal_py_alloc_aio_buffer (PyObject *self, PyObject *args)
+{
+  Py_ssize_t len;
+
+  if (!PyArg_ParseTuple (args, "n:alloc_aio_buffer", &len))
+    return NULL;
+  if (len < 0) {
+    PyErr_SetString (PyExc_ValueError, "buffer size must not be negative");
+    return NULL;
+  }
+  return PyByteArray_FromStringAndSize (NULL, len);
+}
+
+static bool
+all_zero (const char *p, size_t n)
+{
+  size_t i;
+
+  for (i = 0; i < n && i < 16; i++)
+    if (p[i] != 0)
+      return false;
+  return n <= 16 || memcmp (p, p + 16, n - 16) == 0;
+}
+
+/* aio_buffer_is_zero (buf, offset, size, initialised). */
+PyObject *
+nbd_internal_py_aio_buffer_is_zero (PyObject *self, PyObject *args)
+{
+  Py_buffer buf;
+  Py_ssize_t offset, size;
+  int init;
+  PyObject *ret = NULL;
+
+  if (!PyArg_ParseTuple (args, "y*nnp:aio_buffer_is_zero",
+                         &buf, &offset, &size, &init))
+    return NULL;
+  if (offset < 0 || offset > buf.len)
+    PyErr_SetString (PyExc_IndexError, "offset out of range");
+  else if (size < -1)
+    PyErr_SetString (PyExc_IndexError,
+                     "size must be -1 (to the end) or at least 0");
+  else if (size > buf.len - offset)
+    PyErr_SetString (PyExc_IndexError, "size out of range");
+  else {
+    if (size == -1)
+      size = buf.len - offset;
+    ret = !init || all_zero ((const char *) buf.buf + offset, size)
+      ? Py_True : Py_False;
+    Py_INCREF (ret);
+  }
+  PyBuffer_Release (&buf);
+  return ret;
+}
