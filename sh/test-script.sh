@@ -16,9 +16,9 @@ $VG nbdsh -u "$uri" -c 'x = "set by -c"' -c - -c 'print(y)' \
 expect "$tmp/out" "set by -c 1048576
 9"
 
-export script="$tmp/script.py"
+export NBDSH_TEST_SCRIPT="$tmp/script.py"
 $VG nbdsh -c 'x = "exec"' -u "$uri" \
-  -c 'import os; exec(open(os.environ["script"]).read())' > "$tmp/out"
+  -c 'import os; exec(open(os.environ["NBDSH_TEST_SCRIPT"]).read())' > "$tmp/out"
 expect "$tmp/out" "exec 1048576"
 
 # fails EXPECT ARGS...: nbdsh ARGS exits 1 with a traceback ending in
@@ -40,16 +40,16 @@ fails ()
 printf 'pass\n1 / 0\nprint("not reached")\n' > "$tmp/bad.py"
 fails '^ZeroDivisionError' -c - < "$tmp/bad.py"
 grep -q 'File "<string>", line 2' "$tmp/err"
-export script="$tmp/bad.py"
+export NBDSH_TEST_SCRIPT="$tmp/bad.py"
 fails '^ZeroDivisionError' -c 'import os
-exec(compile(open(os.environ["script"]).read(), os.environ["script"], "exec"))'
+exec(compile(open(os.environ["NBDSH_TEST_SCRIPT"]).read(), os.environ["NBDSH_TEST_SCRIPT"], "exec"))'
 grep -q "File \"$tmp/bad.py\", line 2" "$tmp/err"
 
 # A missing file is Python's FileNotFoundError; what came before it ran.
-export script="$tmp/nonexistent.py"
+export NBDSH_TEST_SCRIPT="$tmp/nonexistent.py"
 status=0
 $VG nbdsh -c 'print("ran")' \
-  -c 'import os; exec(open(os.environ["script"]).read())' \
+  -c 'import os; exec(open(os.environ["NBDSH_TEST_SCRIPT"]).read())' \
   > "$tmp/out" 2> "$tmp/err" || status=$?
 cat "$tmp/err"
 test $status -eq 1
