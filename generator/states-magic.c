@@ -21,15 +21,18 @@ STATE_MACHINE {
     set_error (EPROTO, "handshake: server did not send the NBD magic");
     return -1;
   }
-  if (version == NBD_NEW_VERSION)
-    SET_NEXT_STATE (%.NEWSTYLE);
-  else if (version == NBD_OLD_VERSION)
-    SET_NEXT_STATE (%.OLDSTYLE);
-  else {
+  if (version != NBD_NEW_VERSION && version != NBD_OLD_VERSION) {
     set_error (EPROTO, "handshake: unknown protocol version 0x%" PRIx64,
                version);
     return -1;
   }
+  /* The greeting is the one chunk of the handshake that libnbd 1.22
+   * counts as received (option replies are not). */
+  STAT_ADD (h, chunks_received, 1);
+  if (version == NBD_NEW_VERSION)
+    SET_NEXT_STATE (%.NEWSTYLE);
+  else
+    SET_NEXT_STATE (%.OLDSTYLE);
   return 0;
 
  OLDSTYLE.START:

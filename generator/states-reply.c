@@ -142,6 +142,7 @@ STATE_MACHINE {
   uint32_t error = be32toh (h->sbuf.simple.error);
   struct command *cmd = nbd_internal_find_in_flight (h, cookie);
 
+  STAT_ADD (h, chunks_received, 1);
   if (cmd == NULL) {
     /* No payload can follow an error, nor anything but a read's data
      * with structured replies: the stream is still in step.

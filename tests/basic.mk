@@ -4,6 +4,7 @@
 basic_c_tests = \
 	basic-lifecycle \
 	basic-handle-name \
+	basic-stats-handshake \
 	basic-errors-not-connected \
 	basic-errors-invalid-args \
 	basic-errors-wrong-state \
