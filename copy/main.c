@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "human-size.h"
 #include "list-options.h"
 #include "nbdcopy.h"
+#include "usage-error.h"
 #include "version.h"
 
 struct options opt = {
@@ -92,18 +92,8 @@ usage (FILE *fp, int status)
   exit (status);
 }
 
-static void __attribute__ ((noreturn, format (printf, 1, 2)))
-bad_option (const char *fmt, ...)
-{
-  va_list args;
-
-  fprintf (stderr, "nbdcopy: ");
-  va_start (args, fmt);
-  vfprintf (stderr, fmt, args);
-  va_end (args);
-  fprintf (stderr, "\nTry 'nbdcopy --help' for usage.\n");
-  exit (EXIT_FAILURE);
-}
+/* Every bad command line ends here. */
+#define bad_option(...) usage_error ("nbdcopy", __VA_ARGS__)
 
 static uint64_t
 parse_size (const char *option, const char *arg)

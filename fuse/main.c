@@ -8,7 +8,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 
 #include "list-options.h"
 #include "nbdfuse.h"
+#include "usage-error.h"
 
 struct nbdfuse nf;
 
@@ -72,18 +72,8 @@ usage (FILE *fp, int status)
   exit (status);
 }
 
-static void __attribute__ ((noreturn, format (printf, 1, 2)))
-bad_usage (const char *fmt, ...)
-{
-  va_list args;
-
-  fprintf (stderr, "nbdfuse: ");
-  va_start (args, fmt);
-  vfprintf (stderr, fmt, args);
-  va_end (args);
-  fprintf (stderr, "\nTry 'nbdfuse --help' for usage.\n");
-  exit (EXIT_FAILURE);
-}
+/* Every bad command line ends here. */
+#define bad_usage(...) usage_error ("nbdfuse", __VA_ARGS__)
 
 static void __attribute__ ((noreturn))
 print_version (void)
