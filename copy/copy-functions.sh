@@ -26,32 +26,6 @@ put_random ()
        status=none
 }
 
-# A fresh temporary directory, removed at exit.
-make_tmpdir ()
-{
-  tmp=$(mktemp -d /tmp/nbdcopy-test.XXXXXX)
-  cleanup_fn rm -rf "$tmp"
-}
-
-# start_nbdkit SOCKET ARGS...: a background nbdkit on a Unix socket,
-# killed at exit.
-start_nbdkit ()
-{
-  local sock=$1 pidfile
-  shift
-  pidfile="$sock.pid"
-  nbdkit -U "$sock" -P "$pidfile" -f "$@" &
-  for _ in $(seq 100); do
-    [ -s "$pidfile" ] && break
-    sleep 0.1
-  done
-  if [ ! -s "$pidfile" ]; then
-    echo "$0: nbdkit did not start"
-    exit 1
-  fi
-  cleanup_fn kill "$(cat "$pidfile")"
-}
-
 # must_fail ERR-FILE COMMAND ARGS...: COMMAND must exit non-zero; what
 # it printed on standard error is kept in ERR-FILE and shown.
 must_fail ()

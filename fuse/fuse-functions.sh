@@ -15,13 +15,6 @@ requires_fuse ()
   fi
 }
 
-# A fresh temporary directory $tmp, removed at exit.
-make_tmpdir ()
-{
-  tmp=$(mktemp -d /tmp/nbdfuse-test.XXXXXX)
-  cleanup_fn rm -rf "$tmp"
-}
-
 # is_mounted DIR: DIR is a mountpoint in /proc/mounts.
 is_mounted ()
 {
@@ -96,25 +89,6 @@ stop_nbdfuse ()
     echo "$0: nbdfuse exited with status $status after unmounting"
     exit 1
   fi
-}
-
-# start_nbdkit SOCKET ARGS...: a background nbdkit on a Unix socket,
-# killed at exit.
-start_nbdkit ()
-{
-  local sock=$1 pidfile
-  shift
-  pidfile="$sock.pid"
-  nbdkit -U "$sock" -P "$pidfile" -f "$@" &
-  for _ in $(seq 100); do
-    [ -s "$pidfile" ] && break
-    sleep 0.1
-  done
-  if [ ! -s "$pidfile" ]; then
-    echo "$0: nbdkit did not start"
-    exit 1
-  fi
-  cleanup_fn kill "$(cat "$pidfile")"
 }
 
 # Under make check-valgrind, valgrind must run the real nbdfuse, not

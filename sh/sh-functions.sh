@@ -22,33 +22,6 @@ requires_nbd_module ()
   esac
 }
 
-# A fresh temporary directory, removed at exit.
-make_tmpdir ()
-{
-  tmp=$(mktemp -d /tmp/nbdsh-test.XXXXXX)
-  cleanup_fn rm -rf "$tmp"
-}
-
-# start_nbdkit SOCKET ARGS...: a background nbdkit on a Unix socket,
-# killed at exit.  $uri is set to its NBD URI.
-start_nbdkit ()
-{
-  local sock=$1 pidfile
-  shift
-  pidfile="$sock.pid"
-  nbdkit -U "$sock" -P "$pidfile" -f "$@" &
-  for _ in $(seq 100); do
-    [ -s "$pidfile" ] && break
-    sleep 0.1
-  done
-  if [ ! -s "$pidfile" ]; then
-    echo "$0: nbdkit did not start"
-    exit 1
-  fi
-  cleanup_fn kill "$(cat "$pidfile")"
-  uri="nbd+unix:///?socket=$sock"
-}
-
 # expect FILE TEXT: FILE holds exactly TEXT (and a final newline).
 expect ()
 {

@@ -23,3 +23,30 @@ _run_cleanups ()
   exit $status
 }
 trap _run_cleanups EXIT INT TERM
+
+# make_tmpdir: a fresh temporary directory $tmp, removed at exit.
+make_tmpdir ()
+{
+  tmp=$(mktemp -d "/tmp/${0##*/}.XXXXXX")
+  cleanup_fn rm -rf "$tmp"
+}
+
+# start_nbdkit SOCKET ARGS...: a background nbdkit on a Unix socket,
+# killed at exit; $uri is set to its NBD URI.
+start_nbdkit ()
+{
+  local sock=$1 pidfile
+  shift
+  pidfile="$sock.pid"
+  nbdkit -U "$sock" -P "$pidfile" -f "$@" &
+  for _ in $(seq 100); do
+    [ -s "$pidfile" ] && break
+    sleep 0.1
+  done
+  if [ ! -s "$pidfile" ]; then
+    echo "$0: nbdkit did not start"
+    exit 1
+  fi
+  cleanup_fn kill "$(cat "$pidfile")"
+  uri="nbd+unix:///?socket=$sock"
+}
