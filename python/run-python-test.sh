@@ -9,30 +9,12 @@ if [ "${LIBNBD_VALGRIND:-}" = 1 ]; then
   exit 77
 fi
 
-# A sanitizer build's extension and libnbd.so need the sanitizer
-# runtimes loaded first, and python is not built with them.
-if [ -n "${PY_SANITIZE:-}" ]; then
-  preload=
-  case "$PY_SANITIZE" in
-    *address*) preload="$("${CC:-cc}" -print-file-name=libasan.so)" ;;
-  esac
-  case "$PY_SANITIZE" in
-    *undefined*)
-      preload="$preload${preload:+ }$("${CC:-cc}" -print-file-name=libubsan.so)"
-      ;;
-  esac
-  for f in $preload; do
-    if [ ! -f "$f" ]; then
-      echo "$0: skipped: no sanitizer runtime $f to preload into python"
-      exit 77
-    fi
-  done
-  # Python itself leaks by design at exit, and is not instrumented.
-  export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+source "$(dirname "$0")/sanitizer-preload.sh"
+if [ -n "$py_preload" ]; then
   # Only python gets the runtimes: the servers the test starts would
   # inherit them (nbdkit can then deadlock in its exit handlers), so
   # the variable goes from the environment once python is running.
-  LD_PRELOAD="$preload${LD_PRELOAD:+ $LD_PRELOAD}" \
+  LD_PRELOAD="$py_preload${LD_PRELOAD:+ $LD_PRELOAD}" \
     exec "${PYTHON:-python3}" -c '
 import os, runpy, sys
 os.environ.pop("LD_PRELOAD", None)

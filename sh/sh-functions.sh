@@ -1,13 +1,23 @@
 # sh-functions.sh: helpers for nbdsh's shell tests (source it).
 
 source "${srcdir:-.}/../tests/functions.sh"
+source "${srcdir:-.}/../python/sanitizer-preload.sh"
+
+# In a sanitizer build python and nbdsh get the runtimes preloaded;
+# nothing else does (the servers the tests start would inherit them).
+if [ -n "$py_preload" ]; then
+  python_under_test () { LD_PRELOAD="$py_preload" "${PYTHON:-python3}" "$@"; }
+  nbdsh () { LD_PRELOAD="$py_preload" command nbdsh "$@"; }
+else
+  python_under_test () { "${PYTHON:-python3}" "$@"; }
+fi
 
 # Skip unless $PYTHON imports the nbd module of this build (python/ of
 # the build or source tree), never a copy installed on the system.
 requires_nbd_module ()
 {
   local file
-  if ! file=$("${PYTHON:-python3}" -c 'import nbd; print(nbd.__file__)' \
+  if ! file=$(python_under_test -c 'import nbd; print(nbd.__file__)' \
                 2>/dev/null); then
     echo "$0: SKIP: ${PYTHON:-python3} cannot import nbd:" \
          "the Python bindings (python/) are not built"
