@@ -20,12 +20,19 @@
  * The bytes it sends are the seed: replaying them makes the client
  * take the same path as it did against the real server.  With
  * FUZZ_EXTENDED set in the environment the client asks for extended
- * headers (for tests/ext-server).
+ * headers (for tests/ext-server); with FUZZ_TLS=MODE it runs the TLS
+ * client of tls-workload.c instead (MODE as in workload.h).
  */
 
 static void *
 client (void *arg)
 {
+  const char *tls = getenv ("FUZZ_TLS");
+
+  if (tls) {
+    tls_workload_run (*(int *) arg, atoi (tls), false);
+    return NULL;
+  }
   /* FUZZ_EXTENDED=1: record a server speaking extended headers. */
   workload_extended (getenv ("FUZZ_EXTENDED") != NULL);
   workload_run (*(int *) arg, WORKLOAD_STEPS);

@@ -29,6 +29,20 @@ extern void workload_extended (bool on);
  */
 extern void workload_both_ways (const uint8_t *input, size_t len);
 
+/* TLS (tls-workload.c): run a client that wants TLS on SOCK, MODE
+ * saying how (bit 0: X.509, else PSK; bit 1: opt mode and
+ * nbd_opt_starttls, else TLS required at connect).  FUZZED: the server
+ * cannot finish the handshake, so TLS must never be negotiated.
+ * Returns the last step's result.
+ */
+extern int tls_workload_run (int sock, unsigned mode, bool fuzzed);
+
+/* Run INPUT as a TLS server's bytes: its first byte is the MODE above,
+ * the rest follows a greeting and an ACK to NBD_OPT_STARTTLS (so it is
+ * the TLS records: ServerHello and on), the server's side then closed.
+ */
+extern void workload_tls (const uint8_t *input, size_t len);
+
 /* Longest input: the socket buffer must hold all of it. */
 #define WORKLOAD_MAX_INPUT (64 * 1024)
 
