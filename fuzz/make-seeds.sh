@@ -21,7 +21,8 @@ done
 
 # Extended headers: tests/ext-server, the client asking for them.
 for s in good bs-count bs-zero bs-flags64 bs-narrow wrong-offset \
-         unknown-cookie data-outside; do
+         unknown-cookie data-outside read-hole read-error read-error-offset \
+         huge-length bs-odd bs-past-end no-payload; do
   FUZZ_EXTENDED=1 $run ./record "$out"/ext-$s ../tests/ext-server $s
 done
 

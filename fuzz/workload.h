@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 /* Steps of the workload, run in order on one handle. */
-#define WORKLOAD_STEPS 12
+#define WORKLOAD_STEPS 14
 
 /* Run steps [0, limit) as the client on SOCK (one end of a socketpair
  * whose other end holds the server's bytes).  Returns the first step
@@ -42,6 +42,19 @@ extern int tls_workload_run (int sock, unsigned mode, bool fuzzed);
  * the TLS records: ServerHello and on), the server's side then closed.
  */
 extern void workload_tls (const uint8_t *input, size_t len);
+
+/* Between two bursts of a server's bytes (pace.c). */
+#define WORKLOAD_SEPARATOR_LEN 8
+extern const uint8_t workload_separator[WORKLOAD_SEPARATOR_LEN];
+
+/* Feed INPUT's bursts into FD, the server's end of the client's
+ * socket: the first now, each next one when the client waits in poll
+ * with nothing to read; after the last, shut FD down if CLOSE_AT_END.
+ * pace_stop: no more (poll is the C library's again).
+ */
+extern void pace_start (int fd, const uint8_t *input, size_t len,
+                        bool close_at_end);
+extern void pace_stop (void);
 
 /* Longest input: the socket buffer must hold all of it. */
 #define WORKLOAD_MAX_INPUT (64 * 1024)
