@@ -35,15 +35,24 @@ sleep_ms (long ms)
   nanosleep (&ts, NULL);
 }
 
+/* nbdkit writes its pid file in the background: wait for it. */
 static pid_t
 read_pid (const char *file)
 {
-  FILE *fp = fopen (file, "r");
-  int pid = 0;
+  int i, pid = 0;
 
-  if (fp == NULL || fscanf (fp, "%d", &pid) != 1 || pid <= 0)
+  for (i = 0; i < 100 && pid <= 0; ++i) {
+    FILE *fp = fopen (file, "r");
+
+    if (fp == NULL || fscanf (fp, "%d", &pid) != 1)
+      pid = 0;
+    if (fp)
+      fclose (fp);
+    if (pid <= 0)
+      sleep_ms (50);
+  }
+  if (pid <= 0)
     FAIL ("no pid in %s", file);
-  fclose (fp);
   return pid;
 }
 
