@@ -60,8 +60,8 @@ certtool --generate-self-signed --load-privkey "$tls_dir/ca-key.pem" \
   --template "$tls_dir/ca.info" --outfile "$tls_dir/ca-cert.pem" 2>/dev/null
 certtool --generate-privkey --key-type=ecdsa > "$tls_dir/server-key.pem" \
   2>/dev/null
-printf 'cn = localhost\ndns_name = localhost\ntls_www_server\nsigning_key\nexpiration_days = 2\n' \
-  > "$tls_dir/server.info"
+printf '%s\n' 'cn = localhost' 'dns_name = localhost' tls_www_server \
+  signing_key 'expiration_days = 2' > "$tls_dir/server.info"
 certtool --generate-certificate --load-ca-certificate "$tls_dir/ca-cert.pem" \
   --load-ca-privkey "$tls_dir/ca-key.pem" \
   --load-privkey "$tls_dir/server-key.pem" \
