@@ -18,21 +18,35 @@
  *
  * SERVER speaks NBD on its stdin and stdout (nbdkit -s, fake-server).
  * The bytes it sends are the seed: replaying them makes the client
- * take the same path as it did against the real server.  With
+ * take the same path as it did against the real server.  What the
+ * server sent after each thing the client said is one burst, and
+ * bursts are kept apart by the separator (see pace.c).  With
  * FUZZ_EXTENDED set in the environment the client asks for extended
- * headers (for tests/ext-server).
+ * headers (for tests/ext-server); with FUZZ_TLS=MODE it runs the TLS
+ * client of tls-workload.c instead (MODE as in workload.h).
  */
 
 static void *
 client (void *arg)
 {
+  const char *tls = getenv ("FUZZ_TLS");
+
+  if (tls) {
+    tls_workload_run (*(int *) arg, atoi (tls), false);
+    return NULL;
+  }
   /* FUZZ_EXTENDED=1: record a server speaking extended headers. */
   workload_extended (getenv ("FUZZ_EXTENDED") != NULL);
   workload_run (*(int *) arg, WORKLOAD_STEPS);
   return NULL;
 }
 
-/* Copy what is readable on FROM to TO (and FP); false at end of file. */
+/* Whether the client spoke since the server last did. */
+static bool client_spoke;
+
+/* Copy what is readable on FROM to TO (and FP, the server's bytes);
+ * false at end of file.
+ */
 static bool
 relay (int from, int to, FILE *fp)
 {
@@ -43,8 +57,16 @@ relay (int from, int to, FILE *fp)
     shutdown (to, SHUT_WR);
     return false;
   }
-  if (fp && fwrite (buf, 1, r, fp) != (size_t) r)
-    exit (EXIT_FAILURE);
+  if (fp == NULL)
+    client_spoke = true;
+  else {
+    if (client_spoke &&
+        fwrite (workload_separator, WORKLOAD_SEPARATOR_LEN, 1, fp) != 1)
+      exit (EXIT_FAILURE);
+    client_spoke = false;
+    if (fwrite (buf, 1, r, fp) != (size_t) r)
+      exit (EXIT_FAILURE);
+  }
   /* The client may be gone already: what it missed doesn't matter. */
   (void) !write (to, buf, r);
   return true;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,7 +29,7 @@ on_alarm (int sig)
 }
 
 static void
-replay (const char *path)
+replay (const char *path, bool tls)
 {
   static uint8_t buf[WORKLOAD_MAX_INPUT + 1];
   FILE *fp = fopen (path, "rb");
@@ -42,7 +43,10 @@ replay (const char *path)
   fclose (fp);
   current = path;
   alarm (TIMEOUT);
-  workload_both_ways (buf, len);
+  if (tls)
+    workload_tls (buf, len);
+  else
+    workload_both_ways (buf, len);
   alarm (0);
   printf ("ok %s (%zu bytes)\n", path, len);
 }
@@ -50,15 +54,21 @@ replay (const char *path)
 int
 main (int argc, char *argv[])
 {
+  bool tls = false;
   int i;
 
   signal (SIGPIPE, SIG_IGN);
   signal (SIGALRM, on_alarm);
   if (argc < 2) {
-    fprintf (stderr, "usage: replay FILE...\n");
+    fprintf (stderr, "usage: replay [-t] FILE...\n");
     exit (EXIT_FAILURE);
   }
-  for (i = 1; i < argc; ++i)
-    replay (argv[i]);
+  /* -t: the files are TLS handshakes (fuzz-tls inputs). */
+  for (i = 1; i < argc; ++i) {
+    if (strcmp (argv[i], "-t") == 0)
+      tls = true;
+    else
+      replay (argv[i], tls);
+  }
   exit (EXIT_SUCCESS);
 }

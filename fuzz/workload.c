@@ -83,6 +83,26 @@ extent_cb (void *user_data, const char *metacontext, uint64_t offset,
   return 0;
 }
 
+/* 64-bit extents: none empty, and (each lying inside the export) their
+ * sum never wraps.
+ */
+static int
+extent64_cb (void *user_data, const char *metacontext, uint64_t offset,
+             nbd_extent *entries, size_t nr_entries, int *error)
+{
+  uint64_t sum = 0;
+  size_t i;
+
+  CHECK (metacontext != NULL && offset == 0);
+  for (i = 0; i < nr_entries; i++) {
+    CHECK (entries[i].length > 0);
+    CHECK (entries[i].length <= UINT64_MAX - sum);
+    sum += entries[i].length;
+  }
+  (void) user_data; (void) error;
+  return 0;
+}
+
 static int
 completion_cb (void *user_data, int *error)
 {
@@ -120,6 +140,29 @@ aio_step (struct nbd_handle *h, char *buf)
   return r;
 }
 
+/* Whether the client asks for extended headers (workload_extended). */
+static bool extended;
+
+/* With extended headers only (compact traffic stays as recorded):
+ * block status over more than 32 bits, then filtered to one context
+ * (a request with a payload).
+ */
+static int
+extended_step (struct nbd_handle *h, int i)
+{
+  static char inverse[] = "x-ext:inverse";
+  static char *filter[] = { inverse, NULL };
+  const uint64_t count = UINT64_C (1) << 33;  /* all of ext-server */
+
+  if (!extended)
+    return 0;
+  if (i == 0)
+    return nbd_block_status_64 (h, count, 0,
+             (nbd_extent64_callback) { .callback = extent64_cb }, 0);
+  return nbd_block_status_filter (h, count, 0, filter,
+           (nbd_extent64_callback) { .callback = extent64_cb }, 0);
+}
+
 /* One step of the workload; the return value and errno are its outcome. */
 static int
 step (struct nbd_handle *h, int i, int sock, char *buf)
@@ -141,16 +184,15 @@ step (struct nbd_handle *h, int i, int sock, char *buf)
                                     .user_data = &req }, 0);
   case 7: return nbd_block_status (h, 65536, 0,
                    (nbd_extent_callback) { .callback = extent_cb }, 0);
-  case 8: return aio_step (h, buf);
-  case 9: return nbd_pwrite (h, buf, 512, 0, 0);
-  case 10: return nbd_flush (h, 0);
-  case 11: return nbd_shutdown (h, 0);
+  case 8: return extended_step (h, 0);
+  case 9: return extended_step (h, 1);
+  case 10: return aio_step (h, buf);
+  case 11: return nbd_pwrite (h, buf, 512, 0, 0);
+  case 12: return nbd_flush (h, 0);
+  case 13: return nbd_shutdown (h, 0);
   }
   abort ();
 }
-
-/* Whether the client asks for extended headers (workload_extended). */
-static bool extended;
 
 void
 workload_extended (bool on)
@@ -174,6 +216,9 @@ workload_run (int sock, int limit)
    */
   CHECK (nbd_set_request_extended_headers (h, extended) == 0);
   CHECK (nbd_add_meta_context (h, LIBNBD_CONTEXT_BASE_ALLOCATION) == 0);
+  /* tests/ext-server's second context, for block_status_filter. */
+  if (extended)
+    CHECK (nbd_add_meta_context (h, "x-ext:inverse") == 0);
   CHECK (nbd_set_pread_initialize (h, false) == 0);
   for (i = 0; i < limit && i < WORKLOAD_STEPS; ++i) {
     r = step (h, i, sock, buf);
@@ -193,19 +238,12 @@ workload_run (int sock, int limit)
   return eof_step;
 }
 
-/* A socketpair with INPUT waiting in the client's end. */
+/* A socketpair whose server end FDS[1] is fed INPUT by pace.c. */
 static void
-make_server (const uint8_t *input, size_t len, int fds[2])
+make_server (const uint8_t *input, size_t len, int fds[2], bool close_at_end)
 {
-  ssize_t w;
-
   CHECK (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == 0);
-  while (len > 0) {
-    w = write (fds[1], input, len);
-    CHECK (w > 0);
-    input += w;
-    len -= w;
-  }
+  pace_start (fds[1], input, len, close_at_end);
 }
 
 /* Inputs recorded with extended headers (or grown from them) hold the
@@ -227,15 +265,16 @@ workload_both_ways (const uint8_t *input, size_t len)
   if (len > WORKLOAD_MAX_INPUT)
     return;
   workload_extended (has_extended_magic (input, len));
-  make_server (input, len, fds);
-  CHECK (shutdown (fds[1], SHUT_WR) == 0);
+  make_server (input, len, fds, true);
   eof_step = workload_run (fds[0], WORKLOAD_STEPS);
+  pace_stop ();
   close (fds[1]);
 
   /* The same bytes, the server's side never closed: steps before the
    * one that met the end must finish without it.
    */
-  make_server (input, len, fds);
+  make_server (input, len, fds, false);
   workload_run (fds[0], eof_step);
+  pace_stop ();
   close (fds[1]);
 }

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 /* Steps of the workload, run in order on one handle. */
-#define WORKLOAD_STEPS 12
+#define WORKLOAD_STEPS 14
 
 /* Run steps [0, limit) as the client on SOCK (one end of a socketpair
  * whose other end holds the server's bytes).  Returns the first step
@@ -28,6 +28,33 @@ extern void workload_extended (bool on);
  * caller's timeout.
  */
 extern void workload_both_ways (const uint8_t *input, size_t len);
+
+/* TLS (tls-workload.c): run a client that wants TLS on SOCK, MODE
+ * saying how (bit 0: X.509, else PSK; bit 1: opt mode and
+ * nbd_opt_starttls, else TLS required at connect).  FUZZED: the server
+ * cannot finish the handshake, so TLS must never be negotiated.
+ * Returns the last step's result.
+ */
+extern int tls_workload_run (int sock, unsigned mode, bool fuzzed);
+
+/* Run INPUT as a TLS server's bytes: its first byte is the MODE above,
+ * the rest follows a greeting and an ACK to NBD_OPT_STARTTLS (so it is
+ * the TLS records: ServerHello and on), the server's side then closed.
+ */
+extern void workload_tls (const uint8_t *input, size_t len);
+
+/* Between two bursts of a server's bytes (pace.c). */
+#define WORKLOAD_SEPARATOR_LEN 8
+extern const uint8_t workload_separator[WORKLOAD_SEPARATOR_LEN];
+
+/* Feed INPUT's bursts into FD, the server's end of the client's
+ * socket: the first now, each next one when the client waits in poll
+ * with nothing to read; after the last, shut FD down if CLOSE_AT_END.
+ * pace_stop: no more (poll is the C library's again).
+ */
+extern void pace_start (int fd, const uint8_t *input, size_t len,
+                        bool close_at_end);
+extern void pace_stop (void);
 
 /* Longest input: the socket buffer must hold all of it. */
 #define WORKLOAD_MAX_INPUT (64 * 1024)

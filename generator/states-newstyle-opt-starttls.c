@@ -1,11 +1,14 @@
 /* states-newstyle-opt-starttls.c: NBD_OPT_STARTTLS and the TLS handshake. */
 
-/* What the server agreed in plaintext does not carry over into TLS
- * (the protocol says the server forgets it), so neither do we.
+/* What the server agreed or said in plaintext does not carry over
+ * into TLS (the protocol says the server forgets it, and a man in the
+ * middle could have written it), so neither do we: the export's size,
+ * flags and names from an nbd_opt_info included.
  */
 static void
 forget_plaintext_options (struct nbd_handle *h)
 {
+  nbd_internal_reset_size_and_flags (h);
   h->structured_replies = false;
   h->extended_headers = false;
   h->meta_valid = false;

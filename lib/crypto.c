@@ -31,6 +31,11 @@ struct tls_socket {
   gnutls_certificate_credentials_t xcred;  /* or NULL */
   gnutls_psk_client_credentials_t pskcred; /* or NULL */
   bool handshake_done;          /* close_notify makes sense */
+  /* The fatal error GnuTLS last returned, or 0.  After one GnuTLS
+   * invalidates the session, and every later call says only
+   * GNUTLS_E_INVALID_SESSION: we say this again instead.
+   */
+  int fatal;
   /* A send that GnuTLS took but the kernel did not (EAGAIN): it must be
    * finished before anything else is sent, and then counts as sent.
    */
@@ -65,8 +70,22 @@ errno_of_gnutls (int err)
 static ssize_t
 tls_fail (struct tls_socket *t, int err)
 {
+  t->fatal = err;
   t->base.why = gnutls_strerror (err);
   errno = errno_of_gnutls (err);
+  return -1;
+}
+
+/* A send after a fatal error: a peer that hung up is a broken pipe,
+ * as on a plain socket.
+ */
+static ssize_t
+tls_send_after_fatal (struct tls_socket *t)
+{
+  int err = errno_of_gnutls (t->fatal);
+
+  t->base.why = gnutls_strerror (t->fatal);
+  errno = err == ECONNRESET ? EPIPE : err;
   return -1;
 }
 
@@ -80,15 +99,21 @@ tls_recv (struct socket *sock, void *buf, size_t len)
   struct tls_socket *t = (struct tls_socket *) sock;
   size_t got = 0;
 
+  /* The end found after the last bytes read, or the error. */
+  if (t->fatal == GNUTLS_E_PREMATURE_TERMINATION)
+    return 0;
+  if (t->fatal)
+    return tls_fail (t, t->fatal);
   while (got < len) {
     ssize_t r = gnutls_record_recv (t->session, (char *) buf + got,
                                     len - got);
 
     if (r > 0)
       got += r;
-    else if (r == 0 || r == GNUTLS_E_PREMATURE_TERMINATION)
-      break;                    /* end of file, with close_notify or not:
-                                   NBD framing shows any truncation */
+    else if (r == 0 || r == GNUTLS_E_PREMATURE_TERMINATION) {
+      t->fatal = r;             /* end of file, with close_notify or not: */
+      break;                    /* NBD framing shows any truncation */
+    }
     else if (r == GNUTLS_E_INTERRUPTED)
       continue;
     else if (r == GNUTLS_E_AGAIN) {
@@ -99,8 +124,10 @@ tls_recv (struct socket *sock, void *buf, size_t len)
     }
     else if (!gnutls_error_is_fatal (r))
       continue;                 /* a warning alert or a renegotiation */
-    else if (got > 0)
-      break;                    /* report the error on the next call */
+    else if (got > 0) {
+      t->fatal = r;             /* reported by the next call */
+      break;
+    }
     else
       return tls_fail (t, r);
   }
@@ -172,6 +199,8 @@ tls_sendv (struct socket *sock, const struct iovec *iov, int n, int flags)
   ssize_t r;
 
   (void) flags;
+  if (t->fatal)
+    return tls_send_after_fatal (t);
   if (t->flush != FLUSH_NONE)
     return tls_flush (t);
   if (n >= 2 && iov[0].iov_len < TLS_RECORD_SIZE)

@@ -304,6 +304,10 @@ nbd_internal_opt_server_reply (struct nbd_handle *h)
   return name && desc ? 0 : -1;
 }
 
+/* Forget the export: before each NBD_OPT_INFO or GO, after a refusal,
+ * and when TLS starts.  Its names go too: a later reply may not carry
+ * them.
+ */
 void
 nbd_internal_reset_size_and_flags (struct nbd_handle *h)
 {
@@ -311,6 +315,10 @@ nbd_internal_reset_size_and_flags (struct nbd_handle *h)
   h->exportsize = 0;
   h->eflags = 0;
   h->block_minimum = h->block_preferred = h->block_maximum = 0;
+  free (h->canonical_name);
+  h->canonical_name = NULL;
+  free (h->description);
+  h->description = NULL;
 }
 
 /* Record the export's size and flags; refuse what we cannot use. */

@@ -76,5 +76,26 @@ main (void)
   CHECK (nbd_get_size (h) == 1024 * 1024);
   nbd_close (h);
 
+  /* Opt mode: names from one nbd_opt_info do not outlive the next,
+   * which asked for none.
+   */
+  h = nbd_create ();
+  CHECK (h != NULL);
+  CHECK (nbd_set_opt_mode (h, true) == 0);
+  CHECK (nbd_set_full_info (h, true) == 0);
+  CHECK (nbd_set_export_name (h, "named") == 0);
+  CHECK (nbd_connect_command (h, args) == 0);
+  CHECK (nbd_opt_info (h) == 0);
+  check_string (nbd_get_canonical_export_name (h), "named",
+                "nbd_get_canonical_export_name");
+  CHECK (nbd_set_full_info (h, false) == 0);
+  CHECK (nbd_opt_info (h) == 0);
+  CHECK (nbd_get_canonical_export_name (h) == NULL);
+  CHECK_ERROR (ENOTSUP, "nbd_get_canonical_export_name: ");
+  CHECK (nbd_get_export_description (h) == NULL);
+  CHECK_ERROR (ENOTSUP, "nbd_get_export_description: ");
+  CHECK (nbd_opt_abort (h) == 0);
+  nbd_close (h);
+
   exit (EXIT_SUCCESS);
 }

@@ -50,6 +50,13 @@
  *   bs-past-end    B: extents running past the end of the export
  *   bs-flags64     B: every extent's flags with bit 32 set
  *   ext-on-compact (with the option refused) R: an extended reply
+ * and these, played on every read, the stream staying in step (for
+ * the fuzzer's seeds: chunk types the good server never sends):
+ *   read-hole      the first half as data, the second as a hole, then
+ *                  a bare NONE chunk with DONE
+ *   read-error     an error chunk with a message
+ *   read-error-offset the data, then an error chunk naming its
+ *                  second byte
  */
 
 #define SIZE (UINT64_C (8) << 30)
@@ -299,20 +306,66 @@ hostile_read (uint64_t cookie, uint64_t offset, uint64_t count)
   return false;
 }
 
+/* One data chunk for [offset, offset + count) of the request at
+ * REQ_OFFSET, with FLAGS.
+ */
 static void
-do_read (uint64_t cookie, uint64_t offset, uint64_t count)
+data_chunk (uint16_t flags, uint64_t cookie, uint64_t req_offset,
+            uint64_t offset, uint64_t count)
 {
   uint64_t i;
 
-  if (hostile_read (cookie, offset, count))
-    return;
-  chunk (REPLY_FLAG_DONE, REPLY_TYPE_OFFSET_DATA, cookie, offset,
-         8 + count);
+  chunk (flags, REPLY_TYPE_OFFSET_DATA, cookie, req_offset, 8 + count);
   put64 (offset);
   for (i = 0; i < count; ++i) {
     unsigned char c = byte_at (offset + i);
     put (&c, 1);
   }
+}
+
+/* The read-* scenarios; true if one answered the read. */
+static bool
+other_chunks_read (uint64_t cookie, uint64_t offset, uint64_t count)
+{
+  static const char msg[] = "ext-server error";
+  uint64_t half = count / 2;
+
+  if (is ("read-hole") && count >= 2) {
+    data_chunk (0, cookie, offset, offset, half);
+    chunk (0, REPLY_TYPE_OFFSET_HOLE, cookie, offset, 12);
+    put64 (offset + half);
+    put32 (count - half);
+    chunk (REPLY_FLAG_DONE, REPLY_TYPE_NONE, cookie, offset, 0);
+    return true;
+  }
+  if (is ("read-error")) {
+    chunk (REPLY_FLAG_DONE, REPLY_TYPE_ERROR, cookie, offset,
+           6 + sizeof msg - 1);
+    put32 (NBD_EIO);
+    put16 (sizeof msg - 1);
+    put (msg, sizeof msg - 1);
+    return true;
+  }
+  if (is ("read-error-offset") && count >= 2) {
+    data_chunk (0, cookie, offset, offset, count);
+    chunk (REPLY_FLAG_DONE, REPLY_TYPE_ERROR_OFFSET, cookie, offset,
+           6 + sizeof msg - 1 + 8);
+    put32 (NBD_EIO);
+    put16 (sizeof msg - 1);
+    put (msg, sizeof msg - 1);
+    put64 (offset + 1);
+    return true;
+  }
+  return false;
+}
+
+static void
+do_read (uint64_t cookie, uint64_t offset, uint64_t count)
+{
+  if (hostile_read (cookie, offset, count) ||
+      other_chunks_read (cookie, offset, count))
+    return;
+  data_chunk (REPLY_FLAG_DONE, cookie, offset, offset, count);
 }
 
 static void

@@ -74,6 +74,7 @@
 #define REPLY_TYPE_BLOCK_STATUS 5
 #define REPLY_TYPE_BLOCK_STATUS_EXT 6
 #define REPLY_TYPE_ERROR 0x8001
+#define REPLY_TYPE_ERROR_OFFSET 0x8002
 
 /* Errors on the wire. */
 #define NBD_EIO 5

@@ -5,7 +5,7 @@
 # tls-client and tls-fake-server are not tests themselves: the
 # tls-*.sh scripts run them.  tls-fake-server speaks NBD itself and must
 # not link our library.
-check_PROGRAMS += tls-client tls-fake-server
+check_PROGRAMS += tls-client tls-fake-server tls-hangup tls-forget
 tls_fake_server_SOURCES = tls-fake-server.c fake-wire.c fake-wire.h
 tls_fake_server_LDADD =
 
@@ -15,6 +15,8 @@ tls_tests = \
 	tls-no-downgrade.sh \
 	tls-opt-starttls.sh \
 	tls-aio-parallel.sh \
+	tls-hangup.sh \
+	tls-forget.sh \
 	tls-qemu.sh
 
 TESTS += $(tls_tests)
