@@ -161,7 +161,7 @@ func Test425TlsX509WrongCA(t *testing.T) {
 	}
 	const want = "nbd_connect_command: TLS handshake: server " +
 		"certificate: The certificate is NOT trusted. The certificate " +
-		"issuer is unknown. : Protocol error"
+		"issuer is unknown.: Protocol error"
 	if e.Op != "connect_command" || e.Errmsg != want ||
 		e.Errno != syscall.EPROTO {
 		t.Fatalf("ConnectCommand with a wrong CA: got %q %q %d, "+

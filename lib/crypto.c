@@ -632,7 +632,12 @@ handshake_error (struct tls_socket *t, int err)
   if (err == GNUTLS_E_CERTIFICATE_VERIFICATION_ERROR) {
     status = gnutls_session_get_verify_cert_status (t->session);
     if (gnutls_certificate_verification_status_print
-        (status, GNUTLS_CRT_X509, &out, 0) == 0) {
+        (status, GNUTLS_CRT_X509, &out, 0) == 0 && out.data != NULL) {
+      /* GnuTLS ends each sentence with a space, the last one too. */
+      size_t len = strlen ((char *) out.data);
+
+      while (len > 0 && out.data[len - 1] == ' ')
+        out.data[--len] = '\0';
       set_error (EPROTO, "TLS handshake: server certificate: %s",
                  (char *) out.data);
       gnutls_free (out.data);
