@@ -146,9 +146,10 @@ let pr_handwritten_decl h =
 
 (* ---- include/libnbd.h ---- *)
 
-let pr_closure_typedef cl =
-  pr "typedef struct {\n";
-  let params = List.concat_map (function
+(* The C parameters of a closure's callback after its user_data, as
+   libnbd.h declares them; the bindings' trampolines use them too. *)
+let c_cb_params cl =
+  List.concat_map (function
     | CBArrayAndLen (t, a, l) ->
        [ sprintf "%s *%s" (c_array_elt t) a; sprintf "size_t %s" l ]
     | CBBytesIn (b, c) -> [ sprintf "const void *%s" b; sprintf "size_t %s" c ]
@@ -157,7 +158,11 @@ let pr_closure_typedef cl =
     | CBUInt64 n -> [ "uint64_t " ^ n ]
     | CBMutable n -> [ "int *" ^ n ]
     | CBString n -> [ "const char *" ^ n ]
-  ) cl.cbargs in
+  ) cl.cbargs
+
+let pr_closure_typedef cl =
+  pr "typedef struct {\n";
+  let params = c_cb_params cl in
   pr "  int (*callback) (%s);\n"
     (String.concat ", " ("void *user_data" :: params));
   pr "  void *user_data;\n";

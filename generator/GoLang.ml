@@ -189,24 +189,12 @@ let export_args cl =
     | CBInt n | CBUInt n | CBUInt64 n | CBMutable n -> [ n ]
   ) cl.cbargs
 
-let c_cb_params cl =
-  List.concat_map (function
-    | CBArrayAndLen (t, a, l) ->
-       [ sprintf "%s *%s" (C.c_array_elt t) a; "size_t " ^ l ]
-    | CBBytesIn (b, l) -> [ "const void *" ^ b; "size_t " ^ l ]
-    | CBInt n -> [ "int " ^ n ]
-    | CBUInt n -> [ "unsigned " ^ n ]
-    | CBUInt64 n -> [ "uint64_t " ^ n ]
-    | CBMutable n -> [ "int *" ^ n ]
-    | CBString n -> [ "const char *" ^ n ]
-  ) cl.cbargs
-
 (* For each closure: the C callback that enters Go, and a function
    building the closure struct from a registry id. *)
 let pr_closure_glue cl =
   let name = cl.cbname in
   pr "static int\n";
-  pr_wrapped (name ^ "_trampoline (") ("void *user_data" :: c_cb_params cl)
+  pr_wrapped (name ^ "_trampoline (") ("void *user_data" :: C.c_cb_params cl)
     ")\n{\n";
   pr_wrapped (sprintf "  return golang%sCallback (" (camel_case name))
     ("(long) (intptr_t) user_data" :: export_args cl) ");\n}\n\n";

@@ -156,18 +156,6 @@ let generate_python_methods_h () =
 
 (* ---- methods.c: closure wrappers ---- *)
 
-let c_cb_params cl =
-  List.concat_map (function
-    | CBArrayAndLen (t, a, l) ->
-       [ sprintf "%s *%s" (C.c_array_elt t) a; "size_t " ^ l ]
-    | CBBytesIn (b, l) -> [ "const void *" ^ b; "size_t " ^ l ]
-    | CBInt n -> [ "int " ^ n ]
-    | CBUInt n -> [ "unsigned " ^ n ]
-    | CBUInt64 n -> [ "uint64_t " ^ n ]
-    | CBMutable n -> [ "int *" ^ n ]
-    | CBString n -> [ "const char *" ^ n ]
-  ) cl.cbargs
-
 (* Statements building the Python object of a callback argument that
    needs one; each jumps to out on failure. *)
 let pr_cb_object = function
@@ -227,7 +215,7 @@ let pr_closure_wrapper cl =
   let objs = cb_objects cl in
   pr "static int\n";
   pr_wrapped (name ^ "_wrapper (")
-    ("void *user_data" :: c_cb_params cl) ")\n{\n";
+    ("void *user_data" :: C.c_cb_params cl) ")\n{\n";
   pr "  struct py_closure *data = user_data;\n";
   pr "  PyGILState_STATE gil = PyGILState_Ensure ();\n";
   List.iter (fun o -> pr "  PyObject *py_%s = NULL;\n" o) objs;
