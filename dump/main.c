@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "colour-options.h"
 #include "human-size.h"
 #include "list-options.h"
 #include "nbddump.h"
@@ -154,14 +155,7 @@ static const struct option long_options[] = {
   { "long-options", no_argument, NULL, LONG_OPTIONS },
   { "short-options", no_argument, NULL, SHORT_OPTIONS },
   { "version", no_argument, NULL, 'V' },
-  { "color", no_argument, NULL, COLOUR_OPTION },
-  { "colors", no_argument, NULL, COLOUR_OPTION },
-  { "colour", no_argument, NULL, COLOUR_OPTION },
-  { "colours", no_argument, NULL, COLOUR_OPTION },
-  { "no-color", no_argument, NULL, NO_COLOUR_OPTION },
-  { "no-colors", no_argument, NULL, NO_COLOUR_OPTION },
-  { "no-colour", no_argument, NULL, NO_COLOUR_OPTION },
-  { "no-colours", no_argument, NULL, NO_COLOUR_OPTION },
+  COLOUR_LONG_OPTIONS (COLOUR_OPTION, NO_COLOUR_OPTION),
   { "length", required_argument, NULL, 'n' },
   { "limit", required_argument, NULL, 'n' },
   { "offset", required_argument, NULL, 'o' },

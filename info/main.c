@@ -12,6 +12,7 @@
 
 #include <libnbd.h>
 
+#include "colour-options.h"
 #include "list-options.h"
 #include "nbdinfo.h"
 #include "version.h"
@@ -83,14 +84,7 @@ static const struct option long_options[] = {
   { "cannot", required_argument, NULL, CANNOT_OPTION },
   { "can-not", required_argument, NULL, CANNOT_OPTION },
   { "cant", required_argument, NULL, CANNOT_OPTION },
-  { "color", no_argument, NULL, COLOUR_OPTION },
-  { "colors", no_argument, NULL, COLOUR_OPTION },
-  { "colour", no_argument, NULL, COLOUR_OPTION },
-  { "colours", no_argument, NULL, COLOUR_OPTION },
-  { "no-color", no_argument, NULL, NO_COLOUR_OPTION },
-  { "no-colors", no_argument, NULL, NO_COLOUR_OPTION },
-  { "no-colour", no_argument, NULL, NO_COLOUR_OPTION },
-  { "no-colours", no_argument, NULL, NO_COLOUR_OPTION },
+  COLOUR_LONG_OPTIONS (COLOUR_OPTION, NO_COLOUR_OPTION),
   { "content", no_argument, NULL, CONTENT_OPTION },
   { "no-content", no_argument, NULL, NO_CONTENT_OPTION },
   { "has", required_argument, NULL, CAN_OPTION },
