@@ -6,19 +6,5 @@ source "${srcdir:-.}/info-functions.sh"
 
 requires groff --version
 
-page="${srcdir:-.}/nbdinfo.1"
-LC_ALL=C.UTF-8 groff -man -ww -z -t "$page" 2> "$tmp/warnings"
-if [ -s "$tmp/warnings" ]; then
-  cat "$tmp/warnings"
-  exit 1
-fi
-
-# Option names in the page are written \-\-name.
-sed 's/\\-/-/g; s/\\f[BIR]//g' "$page" > "$tmp/text"
-for o in $(nbdinfo --long-options) $(nbdinfo --short-options); do
-  if ! grep -q -- "$o\b" "$tmp/text"; then
-    echo "$0: FAIL: $o is not in nbdinfo.1"
-    exit 1
-  fi
-done
+check_man_page "${srcdir:-.}/nbdinfo.1" nbdinfo
 echo "$0: OK"

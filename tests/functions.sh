@@ -50,3 +50,26 @@ start_nbdkit ()
   cleanup_fn kill "$(cat "$pidfile")"
   uri="nbd+unix:///?socket=$sock"
 }
+
+# check_man_page PAGE PROGRAM [NAME...]: PAGE renders without groff
+# warnings and names every option PROGRAM lists with --long-options
+# and --short-options, and every NAME besides.  Needs $tmp.
+check_man_page ()
+{
+  local page=$1 program=$2 o
+  shift 2
+  LC_ALL=C.UTF-8 groff -man -ww -z -t "$page" 2> "$tmp/warnings"
+  if [ -s "$tmp/warnings" ]; then
+    cat "$tmp/warnings"
+    exit 1
+  fi
+  # Option names in the page are written \-\-name.
+  sed 's/\\-/-/g; s/\\f[BIR]//g' "$page" > "$tmp/text"
+  for o in $("$program" --long-options) $("$program" --short-options) "$@"
+  do
+    if ! grep -q -- "$o\b" "$tmp/text"; then
+      echo "$0: FAIL: $o is not in ${page##*/}"
+      exit 1
+    fi
+  done
+}
