@@ -146,6 +146,16 @@ let pr_handwritten_decl h =
 
 (* ---- include/libnbd.h ---- *)
 
+(* "base", "allocation" -> "BASE_ALLOCATION": the name of a meta
+   context's constant (LIBNBD_CONTEXT_..., nbd.CONTEXT_..., Go's
+   CONTEXT_...), without a trailing '_' from a name ending in ':'. *)
+let context_name ns ctxt =
+  let s = String.uppercase_ascii ns ^ "_" ^
+            String.uppercase_ascii
+              (String.map (function '-' | ':' -> '_' | c -> c) ctxt) in
+  if s.[String.length s - 1] = '_' then String.sub s 0 (String.length s - 1)
+  else s
+
 (* The C parameters of a closure's callback after its user_data, as
    libnbd.h declares them; the bindings' trampolines use them too. *)
 let c_cb_params cl =
@@ -229,14 +239,8 @@ let generate_include_libnbd_h () =
     pr "/* \"%s\" namespace */\n" ns;
     pr "#define LIBNBD_NAMESPACE_%s \"%s:\"\n\n" (String.uppercase_ascii ns) ns;
     List.iter (fun (ctxt, consts) ->
-      let cname =
-        String.uppercase_ascii ns ^ "_" ^
-          String.uppercase_ascii
-            (String.map (function '-' | ':' -> '_' | c -> c) ctxt) in
-      let cname =
-        if cname.[String.length cname - 1] = '_'
-        then String.sub cname 0 (String.length cname - 1) else cname in
-      pr "#define LIBNBD_CONTEXT_%s \"%s:%s\"\n" cname ns ctxt;
+      pr "#define LIBNBD_CONTEXT_%s \"%s:%s\"\n"
+        (context_name ns ctxt) ns ctxt;
       List.iter (fun (n, v) -> pr "#define LIBNBD_%-30s %d\n" n v) consts;
       pr "\n"
     ) ctxts

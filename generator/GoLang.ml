@@ -380,13 +380,6 @@ let pr_enums_and_flags () =
        @ [ f.flag_prefix ^ "_MASK", sprintf "%s(0x%02x)" t mask ])
   ) API.all_flags
 
-let context_macro ns ctxt =
-  let s = String.uppercase_ascii ns ^ "_" ^
-            String.uppercase_ascii
-              (String.map (function '-' | ':' -> '_' | c -> c) ctxt) in
-  if s.[String.length s - 1] = '_' then String.sub s 0 (String.length s - 1)
-  else s
-
 let pr_constants () =
   pr "// Constants of libnbd.\n";
   pr_const_block
@@ -397,7 +390,7 @@ let pr_constants () =
     pr_const_block
       ((sprintf "NAMESPACE_%s" nsu, sprintf "%S" (ns ^ ":"))
        :: List.map (fun (ctxt, _) ->
-            "CONTEXT_" ^ context_macro ns ctxt, sprintf "%S" (ns ^ ":" ^ ctxt))
+            "CONTEXT_" ^ C.context_name ns ctxt, sprintf "%S" (ns ^ ":" ^ ctxt))
             ctxts);
     List.iter (fun (ctxt, consts) ->
       if consts <> [] then (

@@ -508,13 +508,6 @@ let pr_py_method (name, c) =
      @ List.map optarg_name c.optargs) ")\n";
   pr "\n"
 
-let context_name ns ctxt =
-  let s = String.uppercase_ascii ns ^ "_" ^
-            String.uppercase_ascii
-              (String.map (function '-' | ':' -> '_' | c -> c) ctxt) in
-  if s.[String.length s - 1] = '_' then String.sub s 0 (String.length s - 1)
-  else s
-
 let pr_py_constants () =
   List.iter (fun e ->
     List.iter (fun (n, v) -> pr "%s_%s = %d\n" e.enum_prefix n v) e.enums;
@@ -527,7 +520,7 @@ let pr_py_constants () =
   List.iter (fun (ns, ctxts) ->
     pr "NAMESPACE_%s = %S\n" (String.uppercase_ascii ns) (ns ^ ":");
     List.iter (fun (ctxt, consts) ->
-      pr "CONTEXT_%s = %S\n" (context_name ns ctxt) (ns ^ ":" ^ ctxt);
+      pr "CONTEXT_%s = %S\n" (C.context_name ns ctxt) (ns ^ ":" ^ ctxt);
       List.iter (fun (n, v) -> pr "%s = %d\n" n v) consts
     ) ctxts
   ) API.metadata_namespaces;
