@@ -12,16 +12,8 @@
 
 #include <libnbd.h>
 
+#include "check.h"
 #include "workload.h"
-
-#define CHECK(cond)                                                     \
-  do {                                                                  \
-    if (!(cond)) {                                                      \
-      fprintf (stderr, "%s:%d: invariant broken: %s\n",                 \
-               __FILE__, __LINE__, #cond);                              \
-      abort ();                                                         \
-    }                                                                   \
-  } while (0)
 
 /* The credentials, written once into a private directory: a PSK file
  * for user "fuzz" and a CA certificate that signed nothing the fuzzer

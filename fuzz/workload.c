@@ -11,20 +11,12 @@
 
 #include <libnbd.h>
 
+#include "check.h"
 #include "workload.h"
 
 /* Sizes and offsets the workload uses. */
 #define BUF_SIZE 8192
 #define NR_AIO 4
-
-#define CHECK(cond)                                                     \
-  do {                                                                  \
-    if (!(cond)) {                                                      \
-      fprintf (stderr, "%s:%d: invariant broken: %s\n",                 \
-               __FILE__, __LINE__, #cond);                              \
-      abort ();                                                         \
-    }                                                                   \
-  } while (0)
 
 /* A request's bounds, for the callbacks to check what they get. */
 struct request {
