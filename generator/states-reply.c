@@ -140,9 +140,11 @@ STATE_MACHINE {
  REPLY.SIMPLE_REPLY.START:
   uint64_t cookie = be64toh (h->sbuf.simple.cookie);
   uint32_t error = be32toh (h->sbuf.simple.error);
-  struct command *cmd = nbd_internal_find_in_flight (h, cookie);
+  struct command *cmd;
 
   STAT_ADD (h, chunks_received, 1);
+  if (nbd_internal_reply_command (h, cookie, &cmd) == -1)
+    return -1;
   if (cmd == NULL) {
     /* No payload can follow an error, nor anything but a read's data
      * with structured replies: the stream is still in step.

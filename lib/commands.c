@@ -77,20 +77,47 @@ dequeue (struct nbd_handle *h)
   return cmd;
 }
 
-/* The first queued command, CMD, has been handed to the socket: it is
- * in flight now (NBD_CMD_DISC gets no reply, so it is freed).
+/* The first queued command, CMD, is gathered for sending: it is
+ * being sent until the first SEND_END bytes of the gathered send have
+ * left (nbd_internal_commands_sent).
  */
 void
-nbd_internal_command_sent (struct nbd_handle *h, struct command *cmd)
+nbd_internal_command_gathered (struct nbd_handle *h, struct command *cmd,
+                               size_t send_end)
 {
   assert (cmd == h->cmds_to_issue);
   dequeue (h);
-  if (cmd->type == NBD_CMD_DISC) {
-    free (cmd);
-    return;
+  cmd->send_end = send_end;
+  if (h->cmds_sending_tail) {
+    assert (h->cmds_sending_tail->send_end <= send_end);
+    h->cmds_sending_tail->next = cmd;
   }
-  cmd->next = h->cmds_in_flight;
-  h->cmds_in_flight = cmd;
+  else
+    h->cmds_sending = cmd;
+  h->cmds_sending_tail = cmd;
+}
+
+/* SENT bytes of the gathered send have left: every command wholly
+ * among them is in flight now, and may be answered (NBD_CMD_DISC gets
+ * no reply, so it is freed).
+ */
+void
+nbd_internal_commands_sent (struct nbd_handle *h, size_t sent)
+{
+  struct command *cmd;
+
+  while ((cmd = h->cmds_sending) != NULL && cmd->send_end <= sent) {
+    h->cmds_sending = cmd->next;
+    if (h->cmds_sending == NULL)
+      h->cmds_sending_tail = NULL;
+    cmd->next = NULL;
+    if (cmd->type == NBD_CMD_DISC) {
+      free (cmd);
+      continue;
+    }
+    cmd->next = h->cmds_in_flight;
+    h->cmds_in_flight = cmd;
+  }
 }
 
 /* Free the closures of a command that was never created.  All the
@@ -249,15 +276,32 @@ nbd_internal_command_filtered (struct nbd_handle *h, uint16_t flags,
                         EINVAL, NULL, filter, filter_len, cb);
 }
 
-struct command *
-nbd_internal_find_in_flight (struct nbd_handle *h, uint64_t cookie)
+static struct command *
+find_cookie (struct command *list, uint64_t cookie)
 {
-  struct command *cmd;
-
-  for (cmd = h->cmds_in_flight; cmd; cmd = cmd->next)
-    if (cmd->cookie == cookie)
-      return cmd;
+  for (; list; list = list->next)
+    if (list->cookie == cookie)
+      return list;
   return NULL;
+}
+
+/* The command a reply with COOKIE answers: *CMD is set to it, or to
+ * NULL for a cookie no command has (such a reply is skipped).  A reply
+ * to a command whose request is still being sent is -1 (error set):
+ * the server answered bytes it has not read, and the rest of the
+ * payload would be sent from a buffer its caller may have freed.
+ */
+int
+nbd_internal_reply_command (struct nbd_handle *h, uint64_t cookie,
+                            struct command **cmd)
+{
+  *cmd = find_cookie (h->cmds_in_flight, cookie);
+  if (*cmd == NULL && find_cookie (h->cmds_sending, cookie)) {
+    set_error (EPROTO, "the server replied to command %" PRIu64
+               " before its request was sent in full", cookie);
+    return -1;
+  }
+  return 0;
 }
 
 static void
@@ -346,13 +390,16 @@ void
 nbd_internal_abort_commands (struct nbd_handle *h)
 {
   struct command *to_issue = h->cmds_to_issue;
+  struct command *sending = h->cmds_sending;
   struct command *in_flight = h->cmds_in_flight;
 
   h->cmds_to_issue = h->cmds_to_issue_tail = NULL;
+  h->cmds_sending = h->cmds_sending_tail = NULL;
   h->cmds_in_flight = NULL;
   h->reply_cmd = NULL;
   h->reply_parked = 0;
   fail_list (h, to_issue, ENOTCONN);
+  fail_list (h, sending, ENOTCONN);
   fail_list (h, in_flight, ENOTCONN);
   assert (h->in_flight == 0);
 }
@@ -387,14 +434,15 @@ nbd_internal_abandon_pending (struct nbd_handle *h)
 void
 nbd_internal_free_all_commands (struct nbd_handle *h)
 {
-  struct command *lists[3] = { h->cmds_to_issue, h->cmds_in_flight,
-                               h->cmds_done };
+  struct command *lists[4] = { h->cmds_to_issue, h->cmds_sending,
+                               h->cmds_in_flight, h->cmds_done };
   int i;
 
   h->cmds_to_issue = h->cmds_to_issue_tail = NULL;
+  h->cmds_sending = h->cmds_sending_tail = NULL;
   h->cmds_in_flight = NULL;
   h->cmds_done = h->cmds_done_tail = NULL;
-  for (i = 0; i < 3; ++i) {
+  for (i = 0; i < 4; ++i) {
     struct command *cmd = lists[i], *next;
     for (; cmd; cmd = next) {
       int err = cmd->error ? cmd->error : ENOTCONN;
@@ -420,11 +468,10 @@ nbd_unlocked_aio_command_completed (struct nbd_handle *h, uint64_t cookie)
     if (cmd->cookie == cookie)
       break;
   if (cmd == NULL) {
-    if (nbd_internal_find_in_flight (h, cookie))
+    if (find_cookie (h->cmds_in_flight, cookie) ||
+        find_cookie (h->cmds_sending, cookie) ||
+        find_cookie (h->cmds_to_issue, cookie))
       return 0;
-    for (cmd = h->cmds_to_issue; cmd; cmd = cmd->next)
-      if (cmd->cookie == cookie)
-        return 0;
     set_error (EINVAL, "invalid aio command cookie %" PRIu64, cookie);
     return -1;
   }

@@ -122,6 +122,8 @@ struct command {
   bool reply_done;              /* the last chunk has arrived */
   bool extents_seen;            /* block status: extents were passed on */
   int error;                    /* errno to report; 0 = success */
+  size_t send_end;              /* being sent: where its bytes end in
+                                   the gathered send (socket.c) */
 };
 
 /* One option request of opt mode in progress, and its callbacks. */
@@ -259,8 +261,13 @@ struct nbd_handle {
   uint64_t chunk_data_offset;   /* offset of the data being received */
   uint64_t chunk_data_count;
 
-  /* Commands: to issue (FIFO), in flight, done (FIFO). */
+  /* Commands: to issue (FIFO), being sent (FIFO), in flight, done
+   * (FIFO).  A command is in flight, and may be answered, only once
+   * its request and whole payload have left: until then its buffer is
+   * still being read, so a reply to it is the server's error.
+   */
   struct command *cmds_to_issue, *cmds_to_issue_tail;
+  struct command *cmds_sending, *cmds_sending_tail;
   struct command *cmds_in_flight;
   struct command *cmds_done, *cmds_done_tail;
   int in_flight;                /* all unretired commands but done ones */
@@ -435,10 +442,13 @@ extern int64_t nbd_internal_command_filtered (struct nbd_handle *h,
                                               uint64_t count, char *filter,
                                               uint32_t filter_len,
                                               struct command_cb *cb);
-extern void nbd_internal_command_sent (struct nbd_handle *h,
-                                       struct command *cmd);
-extern struct command *nbd_internal_find_in_flight (struct nbd_handle *h,
-                                                    uint64_t cookie);
+extern void nbd_internal_command_gathered (struct nbd_handle *h,
+                                           struct command *cmd,
+                                           size_t send_end);
+extern void nbd_internal_commands_sent (struct nbd_handle *h, size_t sent);
+extern int nbd_internal_reply_command (struct nbd_handle *h,
+                                       uint64_t cookie,
+                                       struct command **cmd);
 extern void nbd_internal_complete_command (struct nbd_handle *h,
                                            struct command *cmd);
 extern void nbd_internal_abort_commands (struct nbd_handle *h);

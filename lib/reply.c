@@ -135,10 +135,12 @@ int
 nbd_internal_chunk_start (struct nbd_handle *h)
 {
   uint64_t len, cookie = decode_chunk_header (h, &len);
-  struct command *cmd = nbd_internal_find_in_flight (h, cookie);
+  struct command *cmd;
   int64_t max;
 
   STAT_ADD (h, chunks_received, 1);
+  if (nbd_internal_reply_command (h, cookie, &cmd) == -1)
+    return -1;
   h->reply_cmd = cmd;
   max = chunk_max (cmd, h->chunk_type, h->extended_headers);
   if (len > (uint64_t) (max >= 0 ? max : MAX_SKIP)) {

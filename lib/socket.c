@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <errno.h>
+#include <assert.h>
 #include <sys/socket.h>
 
 #include "internal.h"
@@ -262,6 +263,7 @@ request_payload (const struct command *cmd, size_t *len)
 void
 nbd_internal_gather_requests (struct nbd_handle *h)
 {
+  assert (h->cmds_sending == NULL);
   h->gather_len = h->gather_sent = 0;
   h->big_payload = NULL;
   h->big_len = h->big_sent = 0;
@@ -288,9 +290,9 @@ nbd_internal_gather_requests (struct nbd_handle *h)
       h->big_payload = src;
       h->big_len = payload;
     }
-    /* Off the issue queue; replies can only come once it is sent. */
+    /* In flight, open to a reply, only once all of it has left. */
     STAT_ADD (h, chunks_sent, 1);
-    nbd_internal_command_sent (h, cmd);
+    nbd_internal_command_gathered (h, cmd, h->gather_len + h->big_len);
     if (!small)
       break;
   }
@@ -342,6 +344,7 @@ nbd_internal_send_gathered (struct nbd_handle *h)
       h->gather_sent = h->gather_len;
       h->big_sent += r;
     }
+    nbd_internal_commands_sent (h, h->gather_sent + h->big_sent);
   }
   return 0;
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <unistd.h>
 #include <endian.h>
+#include <inttypes.h>
 
 #include "fake-wire.h"
 
@@ -32,6 +33,13 @@
  *   no-payload     extended headers, without NBD_FLAG_BLOCK_STAT_PAYLOAD
  *   sr-ack         NBD_OPT_STRUCTURED_REPLY after extended headers is
  *                  agreed (by default: NBD_REP_ERR_EXT_HEADER_REQD)
+ *   early-reply    a request with a payload (a write, or a block status
+ *                  filter) is answered as soon as its header is read;
+ *                  the payload is read 100 ms later, and must not change
+ *                  on the way: a write's bytes all like its first, a
+ *                  filter's ids all like its first.  If one does, the
+ *                  server exits with status 3 (the client sent bytes it
+ *                  had no right to touch after completing the command).
  * and these, played on the first read (R) or block status (B), with
  * the rest served right while the stream is still in step:
  *   simple-magic   R: a simple reply (16 bytes), then nothing
@@ -522,6 +530,51 @@ do_block_status (uint64_t cookie, uint16_t flags, uint64_t offset,
   played = true;
 }
 
+/* early-reply: the payload of COUNT bytes, after its command's reply;
+ * SKIP is how many leading bytes to pass over (a filter's effect
+ * length) and UNIT the size of the items that must all be alike.
+ */
+static void
+check_late_payload (uint64_t count, uint64_t skip, unsigned unit)
+{
+  unsigned char model[4], item[4];
+  uint64_t i;
+
+  usleep (100 * 1000);
+  for (i = 0; i < skip && i < count; ++i)
+    get (item, 1);
+  for (; i + unit <= count; i += unit) {
+    get (item, unit);
+    if (i == skip)
+      memcpy (model, item, unit);
+    else if (memcmp (item, model, unit) != 0) {
+      fprintf (stderr, "ext-server: early-reply: payload byte %" PRIu64
+               " changed after the reply\n", i);
+      exit (3);
+    }
+  }
+}
+
+/* early-reply: answer a request with a payload before reading it. */
+static bool
+early_reply (uint64_t cookie, uint16_t flags, uint16_t type,
+             uint64_t offset, uint64_t count)
+{
+  if (!is ("early-reply"))
+    return false;
+  if (type == CMD_WRITE) {
+    reply_status (cookie, offset, 0);
+    check_late_payload (count, 0, 1);
+    return true;
+  }
+  if (type == CMD_BLOCK_STATUS && (flags & CMD_FLAG_PAYLOAD_LEN)) {
+    reply_status (cookie, offset, NBD_EINVAL);
+    check_late_payload (count, 8, 4);
+    return true;
+  }
+  return false;
+}
+
 /* Read one request; false at NBD_CMD_DISC. */
 static bool
 serve_one (void)
@@ -537,6 +590,8 @@ serve_one (void)
   }
   if (type == CMD_DISC)
     return false;
+  if (early_reply (cookie, flags, type, offset, count))
+    return true;
   if (type != CMD_BLOCK_STATUS && type != CMD_FLUSH &&
       (offset > SIZE || count > SIZE - offset)) {
     if (type == CMD_WRITE)

@@ -23,7 +23,8 @@ misbehave_tests = \
 	misbehave-no-go \
 	misbehave-extra-context \
 	misbehave-ooo-chunks \
-	misbehave-error-offset
+	misbehave-error-offset \
+	misbehave-early-reply
 
 check_PROGRAMS += $(misbehave_tests)
 TESTS += $(misbehave_tests)
