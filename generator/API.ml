@@ -928,7 +928,17 @@ Clearing protects applications that ignore read errors from exposing
 stale heap memory (this was the root of CVE-2022-0485, see
 L<libnbd-security(3)>).  An application that never looks at the
 buffer after a failed read, or initializes it itself, can set this to
-false to avoid the extra cost.";
+false to avoid the extra cost.
+
+In this implementation the cost is paid only by reads that fail: a
+read succeeds only when the server sent every byte of it exactly once,
+so a read without a chunk callback is not cleared when it is made;
+if it fails, every byte that no reply filled is cleared before its
+completion callback runs or the call returns.  A read with a chunk
+callback (L<nbd_pread_structured(3)>), whose callback may look at the
+whole buffer, is cleared when the call is made.  Either way a caller
+sees what libnbd 1.22 leaves: zeroes wherever the server sent no data.
+The buffer must not be looked at while the read is in flight.";
     see_also = [ "get_pread_initialize"; "set_strict_mode"; "pread";
                  "pread_structured"; "aio_pread"; "aio_pread_structured" ];
     first_version = (1, 12);

@@ -453,6 +453,24 @@ let has_arg_checks c =
     | _ -> false) c.args
   || List.exists (function OFlags _ -> true | _ -> false) c.optargs
 
+(* pread_initialize: the read buffer a call zeroes.  A call with a
+   chunk callback (which may look at the whole buffer) zeroes it first,
+   even if the call then fails; one without zeroes it only if the call
+   fails before reaching lib/, which zeroes what a failed read did not
+   fill (lib/commands.c).  Returns (eager, late) buffer and count. *)
+let zeroed_read_buffers c =
+  let has_chunk_cb = List.exists (function
+    | Closure { cbname = "chunk"; _ } -> true | _ -> false) c.args in
+  let bufs = List.filter_map (function
+    | BytesOut (b, cn) | BytesPersistOut (b, cn) -> Some (b, cn)
+    | _ -> None) c.args in
+  if has_chunk_cb then bufs, [] else [], bufs
+
+let pr_zero_buffers ?(indent = "  ") bufs =
+  List.iter (fun (b, cn) ->
+    pr "%sif (h->pread_initialize && %s != NULL)\n" indent b;
+    pr "%s  memset (%s, 0, %s);\n" indent b cn) bufs
+
 let pr_wrapper (name, c) =
   let ret_t = c_ret_type c.ret in
   let has_states = c.permitted_states <> [] in
@@ -461,6 +479,8 @@ let pr_wrapper (name, c) =
   pr "\n{\n";
   pr "  %s%sret;\n" ret_t (if ret_t.[String.length ret_t - 1] = '*' then ""
                            else " ");
+  let eager, late = zeroed_read_buffers c in
+  if late <> [] then pr "  bool reached = false;\n";
   let errcode = match c_err_value c.ret with Some e -> e | None -> "0" in
   (* Argument checks can fail even in calls that otherwise cannot. *)
   if c.may_set_error || has_arg_checks c then
@@ -474,21 +494,22 @@ let pr_wrapper (name, c) =
     else pr "    debug (h, \"enter: %s\", %s);\n" fmt (String.concat ", " vals);
     pr "  }\n"
   );
-  (* pread_initialize: zero the buffer first, even if the call fails. *)
-  List.iter (function
-    | BytesOut (b, cn) | BytesPersistOut (b, cn) ->
-       pr "  if (h->pread_initialize && %s != NULL)\n" b;
-       pr "    memset (%s, 0, %s);\n" b cn
-    | _ -> ()) c.args;
+  pr_zero_buffers eager;
   pr "\n";
   if has_states then (
     pr "  if (unlikely (!%s_in_permitted_state (h))) {\n" name;
     pr "    ret = %s;\n    goto out;\n  }\n" errcode
   );
   pr_arg_checks name c errcode;
+  if late <> [] then pr "  reached = true;\n";
   pr "  ret = nbd_unlocked_%s (%s);\n" name
     (String.concat ", " ("h" :: unlocked_call_args c));
   if has_states || has_arg_checks c then pr "\n out:\n";
+  if late <> [] then (
+    pr "  if (!reached) {\n";
+    pr_zero_buffers ~indent:"    " late;
+    pr "  }\n"
+  );
   (* Free what the implementation did not take. *)
   List.iter (fun cl -> pr "  FREE_CALLBACK (%s);\n" (closure_param cl))
     (closures_of c);

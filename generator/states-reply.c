@@ -178,8 +178,8 @@ STATE_MACHINE {
       debug (h, "simple reply with data to a read: failing it");
       cmd->error = EPROTO;
     }
-    h->rbuf = cmd->data;
-    h->rlen = cmd->count;
+    if (nbd_internal_simple_read_place (h) == -1)
+      return -1;
     SET_NEXT_STATE (%RECV_READ_PAYLOAD);
   }
   else

@@ -132,6 +132,61 @@ free_unused_cb (struct command_cb *cb)
   }
 }
 
+/* With pread_initialize on, a read without a chunk callback is not
+ * zeroed when it is queued (the wrapper zeroes one with a chunk
+ * callback, which may look at the buffer): no one may look at the
+ * buffer before the command is done, and a read succeeds only when
+ * every byte arrived.  So only a failed read is zeroed, here, before
+ * its completion runs: every byte no reply filled, leaving what
+ * arrived, as libnbd 1.22 leaves it.
+ */
+static bool
+reads_zeroed_late (struct nbd_handle *h, uint16_t type, void *data,
+                   const struct command_cb *cb)
+{
+  return type == NBD_CMD_READ && data != NULL && h->pread_initialize &&
+    (cb == NULL || cb->kind != CB_CHUNK);
+}
+
+static int
+compare_starts (const void *a, const void *b)
+{
+  const struct range *x = a, *y = b;
+
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Zero the bytes of a failed read that no reply filled: outside every
+ * range placed (overlapping or not), and the rest of a chunk still
+ * being received into it.
+ */
+static void
+zero_unfilled (struct nbd_handle *h, struct command *cmd)
+{
+  char *buf = cmd->data, *rbuf = h->rbuf;
+  struct range_vector *seen = &cmd->seen;
+  uint64_t pos = 0;
+  size_t i;
+
+  if (!cmd->zero_unfilled)
+    return;
+  cmd->zero_unfilled = false;
+  if (cmd == h->reply_cmd && rbuf >= buf && rbuf < buf + cmd->count) {
+    size_t left = buf + cmd->count - rbuf;
+    memset (rbuf, 0, h->rlen < left ? h->rlen : left);
+  }
+  if (seen->len > 1)
+    qsort (seen->ptr, seen->len, sizeof seen->ptr[0], compare_starts);
+  for (i = 0; i < seen->len; ++i) {
+    if (seen->ptr[i].start > pos)
+      memset (buf + pos, 0, seen->ptr[i].start - pos);
+    if (seen->ptr[i].end > pos)
+      pos = seen->ptr[i].end;
+  }
+  if (pos < cmd->count)
+    memset (buf + pos, 0, cmd->count - pos);
+}
+
 /* May another command be queued at all? */
 static int
 check_can_queue (struct nbd_handle *h)
@@ -229,6 +284,7 @@ queue_command (struct nbd_handle *h, uint16_t flags, uint16_t type,
   cmd->data = data;
   cmd->filter = filter;
   cmd->filter_len = filter_len;
+  cmd->zero_unfilled = reads_zeroed_late (h, type, data, cb);
   cmd->cookie = cookie = ++h->unique;
   if (cb) {
     cmd->cb = *cb;
@@ -248,6 +304,8 @@ queue_command (struct nbd_handle *h, uint16_t flags, uint16_t type,
   return cookie;
 
  err:
+  if (reads_zeroed_late (h, type, data, cb))
+    memset (data, 0, count);
   free (filter);
   free_unused_cb (cb);
   return -1;
@@ -334,6 +392,9 @@ finish_command (struct nbd_handle *h, struct command *cmd)
     debug (h, "server did not send every byte of the read: failing it");
     err = cmd->error = EPROTO;
   }
+  if (err)
+    zero_unfilled (h, cmd);
+  cmd->zero_unfilled = false;   /* done: the buffer is the caller's */
   if (cmd->cb.completion.callback) {
     r = CALL_CALLBACK (cmd->cb.completion, &err);
     if (r == -1 && err)
@@ -396,11 +457,12 @@ nbd_internal_abort_commands (struct nbd_handle *h)
   h->cmds_to_issue = h->cmds_to_issue_tail = NULL;
   h->cmds_sending = h->cmds_sending_tail = NULL;
   h->cmds_in_flight = NULL;
-  h->reply_cmd = NULL;
   h->reply_parked = 0;
+  /* h->reply_cmd still names a read being received, for zero_unfilled. */
   fail_list (h, to_issue, ENOTCONN);
   fail_list (h, sending, ENOTCONN);
   fail_list (h, in_flight, ENOTCONN);
+  h->reply_cmd = NULL;
   assert (h->in_flight == 0);
 }
 
@@ -447,6 +509,7 @@ nbd_internal_free_all_commands (struct nbd_handle *h)
     for (; cmd; cmd = next) {
       int err = cmd->error ? cmd->error : ENOTCONN;
       next = cmd->next;
+      zero_unfilled (h, cmd);
       if (cmd->cb.completion.callback)
         CALL_CALLBACK (cmd->cb.completion, &err);
       retire_and_free_command (cmd);

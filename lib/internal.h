@@ -121,6 +121,8 @@ struct command {
   struct range_vector seen;     /* reads: bytes the reply covered */
   bool reply_done;              /* the last chunk has arrived */
   bool extents_seen;            /* block status: extents were passed on */
+  bool zero_unfilled;           /* pread_initialize, no chunk callback:
+                                   zero what was not filled on failure */
   int error;                    /* errno to report; 0 = success */
   size_t send_end;              /* being sent: where its bytes end in
                                    the gathered send (socket.c) */
@@ -476,6 +478,7 @@ enum chunk_kind {
 };
 extern enum chunk_kind nbd_internal_chunk_next (struct nbd_handle *h);
 extern const char *nbd_internal_chunk_place_data (struct nbd_handle *h);
+extern int nbd_internal_simple_read_place (struct nbd_handle *h);
 extern void nbd_internal_read_data_arrived (struct nbd_handle *h,
                                             struct command *cmd,
                                             uint64_t offset,

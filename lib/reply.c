@@ -265,16 +265,29 @@ call_chunk (struct command *cmd, uint64_t rel, uint64_t count,
     fail_cmd (cmd, err ? err : EPROTO);
 }
 
-/* Data landed in the buffer (a simple reply covers the whole read). */
+/* A simple reply's data covers the whole read: record it, as a data
+ * chunk's range is, before it arrives, and aim h->rbuf at the buffer.
+ * -1 (error set): no memory to record it.
+ */
+int
+nbd_internal_simple_read_place (struct nbd_handle *h)
+{
+  struct command *cmd = h->reply_cmd;
+
+  if (nbd_internal_range_add (&cmd->seen, 0, cmd->count, cmd->count) == -1) {
+    set_error (errno, "recording a read's reply");
+    return -1;
+  }
+  h->rbuf = cmd->data;
+  h->rlen = cmd->count;
+  return 0;
+}
+
+/* Data landed in the buffer. */
 void
 nbd_internal_read_data_arrived (struct nbd_handle *h, struct command *cmd,
                                 uint64_t rel, uint64_t count)
 {
-  if (cmd->seen.len == 0 && rel == 0 && count == cmd->count &&
-      nbd_internal_range_add (&cmd->seen, 0, count, count) == -1) {
-    fail_cmd (cmd, ENOMEM);
-    return;
-  }
   call_chunk (cmd, rel, count, LIBNBD_READ_DATA);
 }
 

@@ -24,7 +24,8 @@ misbehave_tests = \
 	misbehave-extra-context \
 	misbehave-ooo-chunks \
 	misbehave-error-offset \
-	misbehave-early-reply
+	misbehave-early-reply \
+	misbehave-pread-initialize
 
 check_PROGRAMS += $(misbehave_tests)
 TESTS += $(misbehave_tests)
