@@ -25,7 +25,8 @@ misbehave_tests = \
 	misbehave-ooo-chunks \
 	misbehave-error-offset \
 	misbehave-early-reply \
-	misbehave-opt-hangup
+	misbehave-opt-hangup \
+	misbehave-opt-close-pending
 
 check_PROGRAMS += $(misbehave_tests)
 TESTS += $(misbehave_tests)
