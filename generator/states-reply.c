@@ -312,11 +312,13 @@ STATE_MACHINE {
   return 0;
 
  DEAD.START:
+  nbd_internal_opt_abort (h, nbd_get_errno ());
   nbd_internal_abort_commands (h);
   nbd_internal_close_socket (h);
   return -1;
 
  CLOSED.START:
+  nbd_internal_opt_abort (h, ENOTCONN);
   nbd_internal_abort_commands (h);
   nbd_internal_close_socket (h);
   return 0;

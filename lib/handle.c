@@ -96,13 +96,13 @@ nbd_close (struct nbd_handle *h)
     return;
   debug (h, "closing handle");
   /* The debug callback goes first, as in libnbd.  Commands not
-   * retired yet get their completion callback with an error, then are
-   * freed with their closures.
+   * retired yet, and an option still waiting for its reply, get their
+   * completion callback with an error, then are freed with their
+   * closures.
    */
   FREE_CALLBACK (h->debug_callback);
   nbd_internal_free_all_commands (h);
-  FREE_CALLBACK (h->opt.completion);
-  FREE_CALLBACK (h->opt.fn.list);
+  nbd_internal_opt_abort (h, ENOTCONN);
   nbd_internal_close_socket (h);
   reap_subprocess (h);
   if (h->sact_sockpath)

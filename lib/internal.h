@@ -428,6 +428,7 @@ extern int nbd_internal_extended_headers_reply (struct nbd_handle *h,
 extern void nbd_internal_opt_complete (struct nbd_handle *h, int err);
 extern void nbd_internal_opt_complete_msg (struct nbd_handle *h, int err,
                                            uint32_t reply);
+extern void nbd_internal_opt_abort (struct nbd_handle *h, int err);
 
 /* ---- flags.c: what the server said about the export ---- */
 extern uint32_t nbd_internal_payload_maximum (struct nbd_handle *h);

@@ -31,6 +31,23 @@ nbd_internal_opt_complete_msg (struct nbd_handle *h, int err, uint32_t reply)
   nbd_internal_opt_complete (h, err);
 }
 
+/* The option under way, if any, will get no reply: the handle died
+ * with ERR (the state machine's errno), closed, or is being closed.
+ * Its completion still runs once, before its closures are freed, as
+ * in libnbd.  The server hanging up, which our messages call
+ * ECONNRESET and libnbd reports without an errno, is ENOTCONN there.
+ */
+void
+nbd_internal_opt_abort (struct nbd_handle *h, int err)
+{
+  if (h->opt.option == 0)
+    return;
+  if (err == 0 || err == ECONNRESET)
+    err = ENOTCONN;
+  h->opt.reply = 0;
+  nbd_internal_opt_complete (h, err);
+}
+
 /* Every option but EXPORT_NAME (sent by opt_go) and ABORT needs a
  * fixed newstyle server.
  */
@@ -56,15 +73,12 @@ opt_start (struct nbd_handle *h, uint32_t option,
   if (completion)
     TAKE_CALLBACK (h->opt.completion, completion);
   /* The option is under way: a failure of the state machine is seen
-   * by waiting for it, and the completion callback still runs once.
+   * by waiting for it.  Dying completed the option already; only an
+   * event refused in this state leaves it to complete here.
    */
   if (nbd_internal_run (h, CmdIssue) == -1) {
     debug (h, "option queued, ignoring state machine failure");
-    if (h->opt.option) {
-      int err = nbd_get_errno () ? nbd_get_errno () : ENOTCONN;
-      h->opt.reply = 0;
-      nbd_internal_opt_complete (h, err);
-    }
+    nbd_internal_opt_abort (h, nbd_get_errno ());
   }
   return 0;
 }

@@ -54,9 +54,9 @@
  *                   up to 100000
  *
  * Or: fake-server script TARGET TOKENS: the first TARGET (read, bs,
- * write, or the option list, info, go, meta, lmeta, sr) is answered
- * with the bytes TOKENS spell (see fake-script.c); the rest is served
- * right.
+ * write, or the option list, info, go, meta, lmeta, sr, tls, eh) is
+ * answered with the bytes TOKENS spell (see fake-script.c); the rest
+ * is served right.
  *
  * SCENARIO may end in ":N" (say "hangup:4"): the server then holds
  * back its replies until N reads have arrived, so that a test can have
@@ -238,7 +238,8 @@ target_option (void)
   static const struct { const char *name; uint32_t option; } t[] = {
     { "list", OPT_LIST }, { "info", OPT_INFO }, { "go", OPT_GO },
     { "meta", OPT_SET_META_CONTEXT }, { "lmeta", OPT_LIST_META_CONTEXT },
-    { "sr", OPT_STRUCTURED_REPLY },
+    { "sr", OPT_STRUCTURED_REPLY }, { "tls", OPT_STARTTLS },
+    { "eh", OPT_EXTENDED_HEADERS },
   };
   size_t i;
 

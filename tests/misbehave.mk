@@ -25,13 +25,15 @@ misbehave_tests = \
 	misbehave-ooo-chunks \
 	misbehave-error-offset \
 	misbehave-early-reply \
-	misbehave-pread-initialize
+	misbehave-pread-initialize \
+	misbehave-opt-hangup \
+	misbehave-opt-close-pending
 
 check_PROGRAMS += $(misbehave_tests)
 TESTS += $(misbehave_tests)
 
 # Connecting to fake-server, and the checks several scenarios share.
-EXTRA_DIST += misbehave-common.h noop-callbacks.h
+EXTRA_DIST += misbehave-common.h noop-callbacks.h misbehave-opt.h
 
 # The hostile-server matrix: one TAP result per scenario, each counted.
 check_PROGRAMS += misbehave-matrix
