@@ -23,10 +23,19 @@ misbehave_tests = \
 	misbehave-no-go \
 	misbehave-extra-context \
 	misbehave-ooo-chunks \
-	misbehave-error-offset
+	misbehave-error-offset \
+	misbehave-bs-twice
 
 check_PROGRAMS += $(misbehave_tests)
 TESTS += $(misbehave_tests)
+
+# The same server as the source of nbdcopy, nbdinfo --map and nbddump
+# (built in ../copy, ../info and ../dump by make before make check).
+misbehave_tool_tests = \
+	misbehave-bs-twice-copy.sh \
+	misbehave-bs-twice-info.sh
+TESTS += $(misbehave_tool_tests)
+EXTRA_DIST += $(misbehave_tool_tests)
 
 # Connecting to fake-server, and the checks several scenarios share.
 EXTRA_DIST += misbehave-common.h noop-callbacks.h
