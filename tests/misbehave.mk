@@ -32,10 +32,11 @@ TESTS += $(misbehave_tests)
 # The same server as the source of nbdcopy, nbdinfo --map and nbddump
 # (built in ../copy, ../info and ../dump by make before make check).
 misbehave_tool_tests = \
-	misbehave-bs-twice-copy.sh \
+	misbehave-bs-twice-copy-file.sh \
+	misbehave-bs-twice-copy-nbd.sh \
 	misbehave-bs-twice-info.sh
 TESTS += $(misbehave_tool_tests)
-EXTRA_DIST += $(misbehave_tool_tests)
+EXTRA_DIST += $(misbehave_tool_tests) bs-twice-copy-common.sh
 
 # Connecting to fake-server, and the checks several scenarios share.
 EXTRA_DIST += misbehave-common.h noop-callbacks.h
