@@ -23,19 +23,20 @@ misbehave_tests = \
 	misbehave-no-go \
 	misbehave-extra-context \
 	misbehave-ooo-chunks \
-	misbehave-error-offset \
-	misbehave-bs-twice
+	misbehave-error-offset
 
 check_PROGRAMS += $(misbehave_tests)
 TESTS += $(misbehave_tests)
 
-# The same server as the source of nbdcopy, nbdinfo --map and nbddump
+# Block status described twice (fake-server bs-twice): the library,
+# then the tools that walk extents, nbdcopy, nbdinfo --map and nbddump
 # (built in ../copy, ../info and ../dump by make before make check).
 misbehave_tool_tests = \
 	misbehave-bs-twice-copy-file.sh \
 	misbehave-bs-twice-copy-nbd.sh \
 	misbehave-bs-twice-info.sh
-TESTS += $(misbehave_tool_tests)
+check_PROGRAMS += misbehave-bs-twice
+TESTS += misbehave-bs-twice $(misbehave_tool_tests)
 EXTRA_DIST += $(misbehave_tool_tests) bs-twice-copy-common.sh
 
 # Connecting to fake-server, and the checks several scenarios share.
