@@ -1,6 +1,7 @@
 /* extent-walk.c: the extents of one metadata context over a range. */
 #include <config.h>
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -9,7 +10,27 @@
 
 #include "extent-walk.h"
 
-/* A server may describe more than was asked (nbdkit answers a
+/* Refuse the chunk at OFFSET: its extents cannot be placed. */
+static int
+refuse (struct extent_walk *w, uint64_t offset, int *error)
+{
+  w->bad_reply = offset < w->pos
+    ? "server described the same extents twice"
+    : "server left a gap between extents";
+  *error = EPROTO;
+  return -1;
+}
+
+/* A chunk's extents start at OFFSET, the offset the library passes
+ * with it (the request's: a compact chunk carries none, an extended one
+ * must carry the request's).  The protocol allows one chunk per context
+ * in a reply, so a chunk must start where the last one stopped: a
+ * second chunk from the request's offset describes bytes again, and
+ * which description is right cannot be known.  Laid end to end, it
+ * would move every extent after the first chunk (a hole on data, and
+ * that data copied as zeroes), so the request fails instead.
+ *
+ * A server may describe more than was asked (nbdkit answers a
  * 4 GiB - 512 request with 4 GiB - 1), and may send contexts that were
  * not asked for: keep only the request, so the next one starts where
  * this one ended, still aligned.
@@ -22,8 +43,10 @@ walk_entries (void *opaque, const char *context, uint64_t offset,
   size_t i;
   uint64_t len;
 
-  if (strcmp (context, w->context) != 0)
+  if (strcmp (context, w->context) != 0 || w->stopped || w->bad_reply)
     return 0;
+  if (offset != w->pos)
+    return refuse (w, offset, error);
   for (i = 0; i < nr_entries && !w->stopped && w->pos < w->limit; i++) {
     len = entries[i].length;
     if (len > w->limit - w->pos)
@@ -48,7 +71,7 @@ extent_walk (struct nbd_handle *nbd, struct extent_walk *w, uint64_t end)
     len = end - w->pos < w->max_request ? end - w->pos : w->max_request;
     w->limit = w->pos + len;
     if (nbd_block_status_64 (nbd, len, w->pos, cb, 0) == -1)
-      return EXTENT_WALK_NBD_ERROR;
+      return w->bad_reply ? EXTENT_WALK_BAD_REPLY : EXTENT_WALK_NBD_ERROR;
     if (w->stopped)
       return EXTENT_WALK_STOPPED;
     if (w->pos == w->request)

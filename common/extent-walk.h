@@ -18,6 +18,7 @@ enum extent_walk_result {
   EXTENT_WALK_NBD_ERROR,        /* block status failed: see nbd_get_error */
   EXTENT_WALK_NO_EXTENTS,       /* a reply described no byte of its request */
   EXTENT_WALK_STOPPED,          /* FN returned false */
+  EXTENT_WALK_BAD_REPLY,        /* extents out of place: see bad_reply */
 };
 
 struct extent_walk {
@@ -29,11 +30,14 @@ struct extent_walk {
   uint64_t request;             /* out: where the last request started */
   uint64_t limit;               /* private: end of the request in flight */
   bool stopped;                 /* private: FN returned false */
+  const char *bad_reply;        /* out: why a reply was refused, or NULL */
 };
 
 /* Ask for the extents of W->context from W->pos up to END, in requests
  * of at most W->max_request bytes, until every byte is described or
- * something fails.
+ * something fails.  A reply whose extents do not follow on from those
+ * before (a second chunk for the context, describing bytes again) fails
+ * its request with EPROTO: no extent is ever moved to fit.
  */
 extern enum extent_walk_result extent_walk (struct nbd_handle *nbd,
                                             struct extent_walk *w,

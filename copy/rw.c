@@ -214,6 +214,8 @@ nbd_extents (struct rw *rw, size_t conn, uint64_t offset, uint64_t len,
     return;
   case EXTENT_WALK_NBD_ERROR:
     die_nbd_io (rw, "block status", w.request);
+  case EXTENT_WALK_BAD_REPLY:
+    die_io (rw, "block status", w.request, 0, w.bad_reply);
   default:
     die_io (rw, "block status", w.request, 0, "server sent no extents");
   }

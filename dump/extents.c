@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "extent-walk.h"
 #include "nbddump.h"
 
 /* Block status asked for at most this much at once: it fits the 32 bit
@@ -55,56 +56,51 @@ add (struct extent_map *map, uint64_t end, bool zero)
   map->v[map->len++] = (struct extent) { end, zero };
 }
 
-struct request {
-  struct extent_map *map;
-  uint64_t end;                 /* of the range asked for */
-};
-
-/* The server may describe less than was asked, or (in its last extent)
- * more: what lies past the range is cut off.
- */
-static int
-got_extents (void *user_data, const char *metacontext, uint64_t offset,
-             nbd_extent *entries, size_t nr_entries, int *error)
+static bool
+add_walked (void *opaque, uint64_t offset, uint64_t length, uint64_t flags)
 {
-  struct request *r = user_data;
-  struct extent_map *map = r->map;
-  uint64_t pos = map->len ? map->v[map->len - 1].end : map->start;
-  size_t i;
-
-  (void) offset;
-  (void) error;
-  if (strcmp (metacontext, LIBNBD_CONTEXT_BASE_ALLOCATION) != 0)
-    return 0;
-  for (i = 0; i < nr_entries && pos < r->end; i++) {
-    if (entries[i].length == 0)
-      continue;
-    pos = entries[i].length < r->end - pos ? pos + entries[i].length
-                                           : r->end;
-    add (map, pos, (entries[i].flags & LIBNBD_STATE_ZERO) != 0);
-  }
-  return 0;
+  add (opaque, offset + length, (flags & LIBNBD_STATE_ZERO) != 0);
+  return true;
 }
 
-/* Forget the old extents and ask about those from OFFSET, up to END. */
+static void __attribute__ ((noreturn))
+status_failed (uint64_t offset, const char *why)
+{
+  fprintf (stderr, "%s: block status failed at offset %" PRIu64 ": %s\n",
+           progname, offset, why);
+  exit (EXIT_FAILURE);
+}
+
+/* Forget the old extents and ask about those from OFFSET, up to END
+ * (at most MAX_STATUS_REQUEST bytes of it), through the walk nbdinfo
+ * and nbdcopy use: each chunk's extents are placed at their own offset.
+ */
 static void
 refresh (struct extent_map *map, uint64_t offset, uint64_t end)
 {
-  struct request r = { map, offset };
-  nbd_extent64_callback cb = { .callback = got_extents, .user_data = &r };
+  struct extent_walk w = {
+    .context = LIBNBD_CONTEXT_BASE_ALLOCATION,
+    .max_request = MAX_STATUS_REQUEST, .fn = add_walked, .opaque = map,
+    .pos = offset,
+  };
 
-  r.end = end - offset < MAX_STATUS_REQUEST
-    ? end : offset + MAX_STATUS_REQUEST;
+  if (end - offset > MAX_STATUS_REQUEST)
+    end = offset + MAX_STATUS_REQUEST;
   map->len = map->next = 0;
   map->start = offset;
-  if (nbd_block_status_64 (map->nbd, r.end - offset, offset, cb, 0) == -1) {
-    fprintf (stderr, "%s: block status failed at offset %" PRIu64 ": %s\n",
-             progname, offset, nbd_get_error ());
-    exit (EXIT_FAILURE);
+  switch (extent_walk (map->nbd, &w, end)) {
+  case EXTENT_WALK_OK:
+  case EXTENT_WALK_STOPPED:     /* add_walked never stops the walk */
+    return;
+  case EXTENT_WALK_NO_EXTENTS:
+    /* Nothing said means nothing known: the rest is read. */
+    add (map, end, false);
+    return;
+  case EXTENT_WALK_BAD_REPLY:
+    status_failed (w.request, w.bad_reply);
+  case EXTENT_WALK_NBD_ERROR:
+    status_failed (w.request, nbd_get_error ());
   }
-  /* Nothing said means nothing known: the range is read. */
-  if (map->len == 0)
-    add (map, r.end, false);
 }
 
 /* Return where the extent holding OFFSET ends (at most END), and in

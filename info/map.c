@@ -2,6 +2,7 @@
 
 #include <config.h>
 
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -70,6 +71,10 @@ collect_extents (struct nbd_handle *nbd, uint64_t size,
     die_nbd ();
   case EXTENT_WALK_STOPPED:
     die_oom ();
+  case EXTENT_WALK_BAD_REPLY:
+    fprintf (stderr, "%s: --map: block status failed at offset %" PRIu64
+             ": %s\n", progname, w.request, w.bad_reply);
+    exit (EXIT_FAILURE);
   case EXTENT_WALK_NO_EXTENTS:
     fprintf (stderr, "%s: --map: server did not return any extents\n",
              progname);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <unistd.h>
 #include <endian.h>
+#include <sys/socket.h>
 
 #include "fake-wire.h"
 
@@ -52,11 +53,22 @@
  *   long-list       NBD_OPT_LIST names 20000 exports, 1000-byte names
  *   many-extents    block status answers with one extent per byte,
  *                   up to 100000
+ *   bs-twice        the disk has a hole (zeroes at [256 KiB, 384 KiB)),
+ *                   and every block status is answered with two true
+ *                   base:allocation chunks: the first half of the
+ *                   request, then (DONE) the whole of it
+ *   bs-twice-reversed
+ *                   the same, the whole request first, then its first
+ *                   half
  *
  * Or: fake-server script TARGET TOKENS: the first TARGET (read, bs,
  * write, or the option list, info, go, meta, lmeta, sr, tls, eh) is
  * answered with the bytes TOKENS spell (see fake-script.c); the rest
  * is served right.
+ *
+ * Started by systemd socket activation (as nbdcopy, nbdinfo and
+ * nbddump start [ fake-server SCENARIO ]), it serves the first
+ * connection to the listening socket it is given.
  *
  * SCENARIO may end in ":N" (say "hangup:4"): the server then holds
  * back its replies until N reads have arrived, so that a test can have
@@ -70,6 +82,12 @@
 #define MAX_PAYLOAD (64 * 1024 * 1024)
 
 #define CONTEXT_ID 1            /* our id for base:allocation */
+
+/* bs-twice: the hole, and the granule its block status is true to. */
+#define HOLE_START (256 * 1024)
+#define HOLE_LEN (128 * 1024)
+#define BS_BLOCK (64 * 1024)
+#define MAX_RUNS (DISK_SIZE / BS_BLOCK + 1)
 
 static const char *scenario;
 static const char *script_target; /* fake-server script TARGET TOKENS */
@@ -473,6 +491,63 @@ good_block_status_ctx (const struct script_ctx *c)
   good_block_status (c->cookie, c->count);
 }
 
+static bool
+all_zero (const unsigned char *p, uint64_t len)
+{
+  uint64_t i;
+
+  for (i = 0; i < len; ++i)
+    if (p[i] != 0)
+      return false;
+  return true;
+}
+
+/* A block status chunk saying what [OFFSET, +COUNT) really holds: runs
+ * of BS_BLOCK-aligned pieces that are all zero (a hole reading as
+ * zeroes) or not (data).
+ */
+static void
+true_chunk (uint64_t cookie, uint16_t flags, uint64_t offset,
+            uint32_t count)
+{
+  static uint32_t len[MAX_RUNS];
+  static bool zero[MAX_RUNS];
+  uint64_t pos = offset, end = offset + count, next;
+  size_t i, n = 0;
+  bool z;
+
+  while (pos < end) {
+    next = (pos / BS_BLOCK + 1) * BS_BLOCK;
+    if (next > end)
+      next = end;
+    z = all_zero (disk + pos, next - pos);
+    if (n > 0 && zero[n - 1] == z)
+      len[n - 1] += next - pos;
+    else {
+      len[n] = next - pos;
+      zero[n++] = z;
+    }
+    pos = next;
+  }
+  chunk_header (cookie, flags, REPLY_TYPE_BLOCK_STATUS, 4 + 8 * n);
+  put32 (CONTEXT_ID);
+  for (i = 0; i < n; ++i) {
+    put32 (len[i]);
+    put32 (zero[i] ? 3 : 0);    /* NBD_STATE_HOLE | NBD_STATE_ZERO */
+  }
+}
+
+/* bs-twice and bs-twice-reversed: one context, described twice. */
+static void
+bs_twice (uint64_t cookie, uint64_t offset, uint32_t count)
+{
+  uint32_t half = (count + 1) / 2;
+  bool reversed = is ("bs-twice-reversed");
+
+  true_chunk (cookie, 0, offset, reversed ? count : half);
+  true_chunk (cookie, REPLY_FLAG_DONE, offset, reversed ? half : count);
+}
+
 static void
 block_status (uint64_t cookie, uint64_t offset, uint32_t count)
 {
@@ -485,6 +560,10 @@ block_status (uint64_t cookie, uint64_t offset, uint32_t count)
       error_chunk (cookie, NBD_EINVAL, "no meta context negotiated");
     else
       simple_reply (cookie, NBD_EINVAL);
+    return;
+  }
+  if (is ("bs-twice") || is ("bs-twice-reversed")) {
+    bs_twice (cookie, offset, count);
     return;
   }
   if (is ("block-status-bad") && !misbehaved) {
@@ -616,6 +695,27 @@ transmission (void)
   }
 }
 
+/* Under socket activation, the first connection becomes stdin and
+ * stdout, where the rest of the server speaks.
+ */
+static void
+accept_activated (void)
+{
+  const char *fds = getenv ("LISTEN_FDS"), *pid = getenv ("LISTEN_PID");
+  int s;
+
+  if (fds == NULL || pid == NULL || atoi (fds) != 1 ||
+      atol (pid) != (long) getpid ())
+    return;
+  s = accept (3, NULL, NULL);
+  if (s == -1)
+    die ("accept");
+  if (dup2 (s, STDIN_FILENO) == -1 || dup2 (s, STDOUT_FILENO) == -1)
+    die ("dup2");
+  close (s);
+  close (3);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -647,7 +747,10 @@ main (int argc, char *argv[])
     uint64_t v = htobe64 (i);
     memcpy (disk + i, &v, 8);
   }
+  if (is ("bs-twice") || is ("bs-twice-reversed"))
+    memset (disk + HOLE_START, 0, HOLE_LEN);
 
+  accept_activated ();
   handshake ();
   transmission ();
   return EXIT_SUCCESS;

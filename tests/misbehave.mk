@@ -32,6 +32,17 @@ misbehave_tests = \
 check_PROGRAMS += $(misbehave_tests)
 TESTS += $(misbehave_tests)
 
+# Block status described twice (fake-server bs-twice): the library,
+# then the tools that walk extents, nbdcopy, nbdinfo --map and nbddump
+# (built in ../copy, ../info and ../dump by make before make check).
+misbehave_tool_tests = \
+	misbehave-bs-twice-copy-file.sh \
+	misbehave-bs-twice-copy-nbd.sh \
+	misbehave-bs-twice-info.sh
+check_PROGRAMS += misbehave-bs-twice
+TESTS += misbehave-bs-twice $(misbehave_tool_tests)
+EXTRA_DIST += $(misbehave_tool_tests) bs-twice-copy-common.sh
+
 # Connecting to fake-server, and the checks several scenarios share.
 EXTRA_DIST += misbehave-common.h noop-callbacks.h misbehave-opt.h
 
