@@ -670,8 +670,12 @@ matters if TLS is enabled with L<nbd_set_tls(3)>.";
     shortdesc = "get the current TLS username";
     longdesc = "\
 Return a copy of the user name that will be used for TLS Pre-Shared
-Key authentication: the one given to L<nbd_set_tls_username(3)>, or
-else the name of the local user.  The caller must free the string.";
+Key authentication: the one given to L<nbd_set_tls_username(3)>, else
+C<$LOGNAME> if it is set, else the login name from L<getlogin_r(3)>.
+The caller must free the string.
+
+Without a controlling terminal L<getlogin_r(3)> usually fails (with
+C<ENOTTY> or C<ENXIO>), and so does this call, with that errno.";
     see_also = [ "set_tls_username" ];
     first_version = (1, 0);
   };
@@ -1418,8 +1422,8 @@ Refuse URIs without TLS: only C<nbds> schemes are accepted.
     shortdesc = "set the allowed transports in NBD URIs";
     longdesc = "\
 Decide whether URIs may make libnbd read files of the local system.
-It is forbidden by default.  At present the only query parameter
-affected is C<tls-psk-file>.";
+It is forbidden by default.  The query parameters affected are
+C<tls-certificates> and C<tls-psk-file>.";
     see_also = [ "connect_uri"; "aio_connect_uri";
                  "set_uri_allow_transports" ];
     first_version = (1, 2);
@@ -1445,6 +1449,31 @@ numeric CID as host, and C<+ssh> runs the connection through
 L<ssh(1)>.  An C<nbds> scheme makes TLS mandatory.  The URI features
 accepted can be narrowed with L<nbd_set_uri_allow_transports(3)>,
 L<nbd_set_uri_allow_tls(3)> and L<nbd_set_uri_allow_local_file(3)>.
+
+The query holds C<name=value> pairs separated by C<&>, or by C<;>
+where no C<&> follows (so C<a=1;b=2&c=3> sets C<a> to C<1;b=2>), each
+percent-decoded; names are case-insensitive and unknown ones are
+ignored.  They are C<socket=>, C<tls-certificates=>, C<tls-psk-file=>,
+C<tls-hostname=> and C<tls-verify-peer=> (C<true>/C<false>, C<yes>/C<no>,
+C<on>/C<off>, C<1>/C<0>, C<t>/C<f>, C<y>/C<n>).  The TLS user name
+comes only from C<user@> in the authority: a C<tls-username=> parameter
+is ignored.  A certificates directory that does not exist holds
+nothing, so the system's certificate authorities are used.
+
+C<nbd+ssh://[user@]server[:port]/export[?socket=PATH]> runs
+C<ssh -p PORT SERVER nc -U PATH>, or C<nc localhost 10809> without
+C<socket=>, and talks NBD over its standard input and output; the port
+defaults to 22 and the user is only the TLS user, never given to ssh.
+A server, user or socket beginning with C<-> is refused (C<EINVAL>),
+because ssh or nc would read it as an option, and a socket path holding
+shell characters is quoted for the remote shell.
+
+A URI is checked in this order: its syntax, then the transport and TLS
+policy (C<EPERM>), then C<socket=>, TLS support (C<ENOTSUP>), each query
+parameter in turn, then the server and port.  Unlike libnbd, C<%00>
+anywhere in the URI is refused (libnbd cuts the string there) and so
+is a port above 65535 (libnbd wraps it); a refused URI leaves the
+handle's settings as they were.
 
 The call returns once the connection is ready, or, in option mode
 (see L<nbd_set_opt_mode(3)>), once negotiation can begin.  It fails if
@@ -3183,6 +3212,12 @@ L<nbd_get_uri(3)>.";
 Build, as well as possible, an NBD URI that would connect to the same
 server and export again with L<nbd_connect_uri(3)>.  The caller must
 free the returned string.
+
+Every part is percent-encoded where needed (a user C<a@b> is written
+C<a%40b>) and every TLS setting made is written, so the URI reads back
+to the same export, TLS user, hostname, certificates, PSK file and
+peer checking.  After an C<nbd+ssh://> URI it is an C<nbd+ssh://> URI
+again (libnbd fails there).
 
 The handle does not always know enough to do this, for example after
 L<nbd_connect_socket(3)>; the call then fails.  Even a returned URI

@@ -544,16 +544,13 @@ setup_x509 (struct nbd_handle *h, struct tls_socket *t)
     free (dir);
     return gnutls_error (err, "gnutls_certificate_allocate_credentials");
   }
-  if (dir && stat (dir, &st) == -1) {
-    set_error (errno, "TLS certificates directory %s", dir);
-    free (dir);
-    return -1;
-  }
-  if (dir && !S_ISDIR (st.st_mode)) {
-    set_error (ENOTDIR, "TLS certificates directory %s", dir);
-    free (dir);
-    return -1;
-  }
+  /* A directory that is missing, or not a directory, holds nothing:
+   * the system's CAs are used, as in libnbd, so with
+   * tls-verify-peer=false such a URI still connects.
+   */
+  if (dir && (stat (dir, &st) == -1 || !S_ISDIR (st.st_mode)))
+    debug (h, "TLS certificates directory %s is missing: "
+           "using the system's certificate authorities", dir);
   if (dir)
     r = load_x509_dir (t, dir);
   else {

@@ -48,8 +48,7 @@ nbd_create (void)
   h->pread_initialize = true;
   h->gflags = LIBNBD_HANDSHAKE_FLAG_MASK;
   h->strict = LIBNBD_STRICT_MASK;
-  h->uri_allow_transports = LIBNBD_ALLOW_TRANSPORT_TCP |
-    LIBNBD_ALLOW_TRANSPORT_UNIX | LIBNBD_ALLOW_TRANSPORT_VSOCK;
+  h->uri_allow_transports = LIBNBD_ALLOW_TRANSPORT_MASK;
   h->uri_allow_tls = LIBNBD_TLS_ALLOW;
   /* LIBNBD_NO_BATCH=1: send each request as it comes (benchmarks). */
   s = getenv ("LIBNBD_NO_BATCH");
@@ -290,14 +289,52 @@ nbd_unlocked_set_tls_username (struct nbd_handle *h, const char *name)
   return set_string (&h->tls_username, name);
 }
 
+/* The login name from getlogin_r, growing the buffer as it asks.
+ * Without a controlling terminal it fails (ENOTTY or ENXIO), and so
+ * does the caller, as in libnbd.
+ */
+static char *
+login_name (void)
+{
+  size_t len = 32;
+  char *buf = NULL, *bigger;
+  int err;
+
+  for (;;) {
+    bigger = realloc (buf, len);
+    if (bigger == NULL) {
+      set_error (errno, "realloc");
+      break;
+    }
+    buf = bigger;
+    err = getlogin_r (buf, len);
+    if (err == -1)              /* older C libraries report in errno */
+      err = errno;
+    if (err == 0)
+      return buf;
+    if (err != ERANGE || len >= 65536) {
+      set_error (err, "getlogin_r");
+      break;
+    }
+    len *= 2;
+  }
+  free (buf);
+  return NULL;
+}
+
 char *
 nbd_unlocked_get_tls_username (struct nbd_handle *h)
 {
+  const char *logname = getenv ("LOGNAME");
+
   if (h->tls_username)
     return get_string (h->tls_username);
-  /* Default: the local user name. */
-  return get_string (getenv ("LOGNAME") ? getenv ("LOGNAME")
-                     : getenv ("USER"));
+  /* libnbd's default: $LOGNAME (which may be set to override), else
+   * the login name.  Not $USER.
+   */
+  if (logname)
+    return get_string (logname);
+  return login_name ();
 }
 
 int

@@ -60,9 +60,47 @@ main (void)
   CHECK_ERROR (EPERM, "nbd_connect_uri: ");
   nbd_close (h);
 
+  /* The policy is checked before the rest of the URI, as libnbd
+   * does: EPERM, not the EINVAL the URI would get otherwise.
+   */
+  h = refused ("nbd+unix:///", LIBNBD_ALLOW_TRANSPORT_TCP, LIBNBD_TLS_ALLOW);
+  CHECK_ERROR (EPERM, "nbd_connect_uri: ");
+  nbd_close (h);
+  h = refused ("nbds+unix:///?tls-verify-peer=maybe", all,
+               LIBNBD_TLS_DISABLE);
+  CHECK_ERROR (EPERM, "nbd_connect_uri: ");
+  nbd_close (h);
+  h = refused ("nbd+vsock://notacid/", LIBNBD_ALLOW_TRANSPORT_UNIX,
+               LIBNBD_TLS_ALLOW);
+  CHECK_ERROR (EPERM, "nbd_connect_uri: ");
+  nbd_close (h);
+  /* Then the query parameters in order: the first fault wins. */
+  snprintf (uri, sizeof uri, "nbd+unix:///?socket=%s&tls-certificates=c"
+            "&tls-verify-peer=maybe", server_sock);
+  h = refused (uri, all, LIBNBD_TLS_ALLOW);
+  CHECK_ERROR (EPERM, "nbd_connect_uri: local file access");
+  nbd_close (h);
+  snprintf (uri, sizeof uri, "nbd+unix:///?socket=%s&tls-verify-peer=maybe"
+            "&tls-certificates=c", server_sock);
+  h = refused (uri, all, LIBNBD_TLS_ALLOW);
+  CHECK_ERROR (EINVAL, "nbd_connect_uri: ");
+  nbd_close (h);
+
+  /* Stricter than libnbd on purpose: a %00 (libnbd cuts the string
+   * there) and a port above 65535 (libnbd wraps it).
+   */
+  h = refused ("nbd://127.0.0.1%00.evil.example:10809/", all,
+               LIBNBD_TLS_ALLOW);
+  CHECK_ERROR (EINVAL, "nbd_connect_uri: ");
+  nbd_close (h);
+  h = refused ("nbd://127.0.0.1:65536/", all, LIBNBD_TLS_ALLOW);
+  CHECK_ERROR (EINVAL, "nbd_connect_uri: ");
+  nbd_close (h);
+
   /* nbds: requires TLS, which this server does not offer: it refuses
    * NBD_OPT_STARTTLS, and there is never a plain connection.
    */
+  snprintf (uri, sizeof uri, "nbds+unix:///?socket=%s", server_sock);
   h = refused (uri, all, LIBNBD_TLS_ALLOW);
   CHECK_ERROR (ENOTSUP, "nbd_connect_uri: ");
   nbd_close (h);

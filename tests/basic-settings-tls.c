@@ -37,9 +37,31 @@ main (void)
   CHECK (nbd_set_tls_verify_peer (h, true) == 0);
   CHECK (nbd_get_tls_verify_peer (h) == 1);
 
-  /* Username: allowed with or without TLS support; returned copied.
-   * (Unset, it is the local login name, which may not exist here.)
+  /* Username unset: $LOGNAME, else the login name from getlogin_r,
+   * failing as it does (ENOTTY without a terminal), as libnbd does.
+   * Never $USER.
    */
+  setenv ("LOGNAME", "carol", 1);
+  s = nbd_get_tls_username (h);
+  CHECK (s != NULL && strcmp (s, "carol") == 0);
+  free (s);
+  unsetenv ("LOGNAME");
+  setenv ("USER", "not-the-login-name", 1);
+  {
+    char login[256];
+    int err = getlogin_r (login, sizeof login);
+
+    s = nbd_get_tls_username (h);
+    if (err == 0)
+      CHECK (s != NULL && strcmp (s, login) == 0);
+    else {
+      CHECK (s == NULL);
+      CHECK_ERROR (err, "nbd_get_tls_username: getlogin_r");
+    }
+    free (s);
+  }
+
+  /* Username: allowed with or without TLS support; returned copied. */
   CHECK (nbd_set_tls_username (h, "alice") == 0);
   s = nbd_get_tls_username (h);
   CHECK (s != NULL && strcmp (s, "alice") == 0);

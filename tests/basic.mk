@@ -22,6 +22,9 @@ basic_c_tests = \
 	basic-connect-uri-unix \
 	basic-connect-uri-tcp \
 	basic-connect-uri-bad \
+	basic-connect-uri-ssh \
+	basic-connect-uri-query \
+	basic-connect-uri-round-trip \
 	basic-connect-command \
 	basic-connect-socket \
 	basic-connect-systemd \

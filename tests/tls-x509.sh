@@ -2,8 +2,8 @@
 # tls-x509.sh: TLS with X.509 certificates made at test time against
 # nbdkit: the right CA, hostname and client certificate work over a
 # Unix socket, a nbds+unix:// URI and a nbds:// TCP URI; a wrong CA, a
-# wrong hostname, a missing directory and a missing client
-# certificate fail cleanly.
+# wrong hostname, a missing directory (unless the peer is not
+# checked) and a missing client certificate fail cleanly.
 set -euo pipefail
 source "${srcdir:-.}/tls-functions.sh"
 tls_setup nbdkit pki
@@ -51,9 +51,17 @@ tls_client --certs "$d/noca" --hostname localhost --fail EPROTO \
 # The certificate is for localhost, not for this name.
 tls_client --certs "$d/client" --hostname wrong.example.com --fail EPROTO \
   -- "${server[@]}" --tls=require memory 1M
-# No such directory.
-tls_client --certs "$d/missing" --fail ENOENT \
+# No such directory: as in libnbd, it holds nothing, so the system's
+# CAs are used, which do not know ours ...
+tls_client --certs "$d/missing" --hostname localhost --fail EPROTO \
   -- "${server[@]}" --tls=require memory 1M
+# ... and without checking the server it connects, from a URI too.
+tls_client --certs "$d/missing" --no-verify --negotiated 1 \
+  -- "${server[@]}" --tls=require memory 1M
+rm -f "$d/sock"
+nbdkit -U "$d/sock" --tls=require --tls-certificates="$d/server" \
+  --run "$client --negotiated 1 --uri 'nbds+unix:///?socket=$d/sock&tls-certificates=$d/missing&tls-verify-peer=false'" \
+  memory 1M
 # The server wants a client certificate and we have none: with TLS
 # 1.3 its alert comes after our side of the handshake is done, and it
 # hangs up at once, so our next option reads the alert (EPROTO), finds
