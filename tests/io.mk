@@ -14,6 +14,7 @@ io_c_tests = \
 	io-closure-lifetimes \
 	io-server-killed \
 	io-threads \
+	io-private-data-threads \
 	io-pread-initialize \
 	io-shutdown
 
