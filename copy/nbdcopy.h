@@ -28,7 +28,7 @@ struct rw {
   int64_t size;                 /* -1 when unknown (a pipe source) */
   int fd;                       /* file, block device, pipe; else -1 */
   bool can_punch, can_zero_range; /* files: fallocate modes still worth
-                                     trying */
+                                     trying (atomic: workers share them) */
   /* NBD only. */
   const char *uri;              /* NULL for a subprocess */
   char **argv;                  /* subprocess command, else NULL */

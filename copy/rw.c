@@ -119,19 +119,22 @@ write_zeroes (struct rw *rw, size_t conn, uint64_t offset, uint64_t len)
   }
 }
 
-/* fallocate, giving up for good on a mode the file system refuses. */
+/* fallocate, giving up for good on a mode the file system refuses.
+ * Every worker shares *OK, so it is read and cleared atomically: a
+ * worker that still sees it true merely makes one more failing call.
+ */
 static bool
 try_fallocate (struct rw *rw, int mode, bool *ok, uint64_t offset,
                uint64_t len)
 {
-  if (!*ok)
+  if (!__atomic_load_n (ok, __ATOMIC_RELAXED))
     return false;
   if (fallocate (rw->fd, mode, offset, len) == 0)
     return true;
   if (errno != EOPNOTSUPP && errno != ENOSYS && errno != EINVAL &&
       errno != ENODEV)
     die_io (rw, "zero", offset, errno, NULL);
-  *ok = false;
+  __atomic_store_n (ok, false, __ATOMIC_RELAXED);
   return false;
 }
 

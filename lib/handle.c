@@ -175,19 +175,20 @@ nbd_unlocked_get_handle_name (struct nbd_handle *h)
   return get_string (h->hname);
 }
 
+/* The private data calls skip the handle lock, so two threads may set
+ * it at once: the exchange is atomic, so each value stored comes back
+ * as "old" to exactly one caller (who may then free it).
+ */
 uintptr_t
 nbd_unlocked_set_private_data (struct nbd_handle *h, uintptr_t data)
 {
-  uintptr_t old = h->private_data;
-
-  h->private_data = data;
-  return old;
+  return __atomic_exchange_n (&h->private_data, data, __ATOMIC_ACQ_REL);
 }
 
 uintptr_t
 nbd_unlocked_get_private_data (struct nbd_handle *h)
 {
-  return h->private_data;
+  return __atomic_load_n (&h->private_data, __ATOMIC_ACQUIRE);
 }
 
 int

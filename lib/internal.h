@@ -143,7 +143,7 @@ struct opt_request {
 struct nbd_handle {
   pthread_mutex_t lock;         /* taken by the generated wrappers only */
   char *hname;                  /* never NULL, "nbd<N>" by default */
-  uintptr_t private_data;
+  uintptr_t private_data;       /* atomic: its calls skip the lock */
 
   /* Settings. */
   char *export_name;            /* never NULL */

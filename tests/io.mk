@@ -14,11 +14,16 @@ io_c_tests = \
 	io-closure-lifetimes \
 	io-server-killed \
 	io-threads \
+	io-private-data-threads \
+	io-threads-poller \
+	io-threads-shutdown \
 	io-pread-initialize \
 	io-shutdown
 
 check_PROGRAMS += $(io_c_tests)
 TESTS += $(io_c_tests)
+# The poll loop of io-threads-poller and io-threads-shutdown.
+EXTRA_DIST += poll-thread.h
 
 # io-qemu-client is not a test itself: io-sync-vs-qemu.sh runs it.
 check_PROGRAMS += io-qemu-client

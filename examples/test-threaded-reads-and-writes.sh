@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# test-threaded-reads-and-writes.sh: a short run of the example, four
+# threads each with a handle of its own, retiring commands both ways
+# (peek and callback): every request asked for is done, none fails.
+source "${srcdir:-.}/../tests/functions.sh"
+set -e
+requires nbdkit memory --version
+
+for mode in "" -C; do
+  out=$(nbdkit -U - memory 64M \
+          --run "$VG threaded-reads-and-writes -t 4 -n 400 -l 65536 \
+                 $mode \$unixsocket")
+  echo "$out"
+  grep -qx 'threads: 4' <<<"$out"
+  grep -qx 'requests: 400' <<<"$out"
+done
