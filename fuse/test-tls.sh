@@ -22,7 +22,7 @@ sys.stdout.buffer.write(b"".join(struct.pack(">Q", i)
                                  for i in range(0, size, 8)))' $size \
   > "$tmp/expected"
 
-uri="nbds+unix:///?socket=$tmp/sock&tls-username=alice"
+uri="nbds+unix://alice@/?socket=$tmp/sock"
 start_nbdfuse "$tmp/mp" -v -C 2 "$tmp/mp" \
   "$uri&tls-psk-file=$tls_dir/keys.psk" 2> "$tmp/err"
 cmp "$tmp/expected" "$tmp/mp/nbd"

@@ -1,7 +1,7 @@
 # tls-functions.sh: make TLS credentials for the tls-*.sh tests (source
 # it).  Everything lives in a fresh directory that is removed at exit.
 
-source "${srcdir:-.}/functions.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/functions.sh"
 
 tls_tmpdir ()
 {
