@@ -109,7 +109,8 @@ split_runs (const char *buf, size_t len, uint64_t offset, run_fn fn,
   size_t start = 0, pos = 0, n, step = opt.sparse_size;
   bool zero = false, z;
 
-  if (step == 0) {
+  /* --allocated writes every request whole, zeroes and all. */
+  if (step == 0 || opt.allocated) {
     fn (opaque, offset, len, 0, false);
     return;
   }
