@@ -320,19 +320,36 @@ adjust_sizes (void)
   }
 }
 
+/* Two lines for an end, in libnbd 1.22's words, which scripts grep:
+ * nbdcopy: src: nbd_ops "NAME"
+ * nbdcopy: src: size=1048576 (1M), preferred block size=4096
+ * An unknown preferred size is shown as 4096, as 1.22 does.
+ */
+static void
+print_end (const struct rw *rw, const char *prefix)
+{
+  char human[HUMAN_SIZE_MAX] = "unknown";
+
+  if (rw->size >= 0)
+    human_size (human, rw->size);
+  fprintf (stderr, "nbdcopy: %s: %s_ops \"%s\"\n", prefix,
+           rw_ops_name (rw->kind), rw->name);
+  fprintf (stderr, "nbdcopy: %s: size=%" PRIi64 " (%s), "
+           "preferred block size=%" PRIu32 "\n", prefix, rw->size, human,
+           rw->preferred ? rw->preferred : 4096);
+}
+
 static void
 print_settings (void)
 {
-  fprintf (stderr, "nbdcopy: source: %s (%s), size %" PRIi64 "\n",
-           src.name, rw_kind_name (src.kind), src.size);
-  fprintf (stderr, "nbdcopy: destination: %s (%s), size %" PRIi64 "\n",
-           dst.name, rw_kind_name (dst.kind), dst.size);
-  fprintf (stderr, "nbdcopy: connections %u, threads %u, requests %u, "
-           "request size %" PRIu64 ", queue size %" PRIu64 ", "
-           "sparse %" PRIu64 ", extents %s, %s\n",
-           opt.connections, opt.threads, opt.requests, opt.request_size,
-           opt.queue_size, opt.sparse_size, opt.extents ? "on" : "off",
-           opt.synchronous ? "synchronous" : "multi-threaded");
+  print_end (&src, "src");
+  print_end (&dst, "dst");
+  fprintf (stderr, "nbdcopy: connections=%u requests=%u threads=%u "
+           "synchronous=%s\n", opt.connections, opt.requests, opt.threads,
+           opt.synchronous ? "true" : "false");
+  fprintf (stderr, "nbdcopy: request size=%" PRIu64 " queue size=%" PRIu64
+           " sparse=%" PRIu64 " extents=%s\n", opt.request_size,
+           opt.queue_size, opt.sparse_size, opt.extents ? "on" : "off");
 }
 
 static void

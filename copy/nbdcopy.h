@@ -83,7 +83,7 @@ extern void open_destination (struct rw *rw, const char *name, char **argv,
                               int64_t src_size);
 extern void connect_more (struct rw *rw, size_t n);
 extern void close_endpoint (struct rw *rw);
-extern const char *rw_kind_name (enum rw_kind k);
+extern const char *rw_ops_name (enum rw_kind k);
 
 /* nbd-ops.c */
 extern void nbd_open (struct rw *rw);
