@@ -78,6 +78,7 @@ init (struct rw *rw, const char *name, char **argv, bool is_source)
   rw->argv = argv;
   rw->is_source = is_source;
   rw->fd = -1;
+  rw->minimum = 1;
 }
 
 void

@@ -36,6 +36,8 @@ struct rw {
   size_t nr_handles;
   bool can_multi_conn, can_zero, can_extents, can_flush, read_only;
   uint32_t preferred;           /* preferred block size, 0 if unknown */
+  uint32_t minimum;             /* minimum block size: a power of 2, 1 if
+                                   the server asks for none */
 };
 
 /* One extent of the source: LENGTH bytes that are data, or read as zero. */
@@ -69,6 +71,11 @@ struct options {
   const char *blkhash_digest;   /* NULL = no blkhash */
   uint64_t blkhash_block_size;
   const char *blkhash_file;     /* NULL = stdout */
+  /* Not an option: what the ends and --blkhash need (main.c).  Every
+   * work range, zero extent and read starts on a multiple of it, so
+   * that no request breaks either end's minimum block size.
+   */
+  uint64_t unit;
 };
 
 extern struct options opt;
