@@ -136,9 +136,10 @@ done
 echo "----"
 echo "$pass pass, $fail fail, $skip skip of $((pass + fail + skip))"
 for t in $failed; do
-  echo "failed: $t (log: $tmp/${t%.sh}.log)"
+  if [ "$keep" = 1 ]; then
+    echo "failed: $t (log: $tmp/${t%.sh}.log)"
+  else
+    echo "failed: $t (run with -k to keep its log)"
+  fi
 done
-if [ "$keep" = 0 ] && [ -n "$failed" ]; then
-  echo "(run with -k to keep the logs)"
-fi
 [ "$fail" = 0 ]
