@@ -1,8 +1,12 @@
-/* human-size.c: parse sizes with binary suffixes ("256k", "1G"). */
+/* human-size.c: parse and print sizes with binary suffixes ("256k",
+ * "1G").
+ */
 #include <config.h>
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,4 +67,22 @@ human_size_parse (const char *str, const char **error)
     return -1;
   }
   return (int64_t) (n << shift);
+}
+
+bool
+human_size (char *buf, uint64_t bytes)
+{
+  static const char units[] = "KMGTPE";
+  int shifts = 0;
+
+  while (bytes != 0 && (bytes & 1023) == 0 && shifts < 6) {
+    bytes >>= 10;
+    shifts++;
+  }
+  if (shifts == 0) {
+    snprintf (buf, HUMAN_SIZE_MAX, "%" PRIu64, bytes);
+    return false;
+  }
+  snprintf (buf, HUMAN_SIZE_MAX, "%" PRIu64 "%c", bytes, units[shifts - 1]);
+  return true;
 }

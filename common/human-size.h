@@ -1,7 +1,10 @@
-/* human-size.h: parse sizes such as "256k" or "32M" from the command line. */
+/* human-size.h: sizes such as "256k" or "32M", parsed from the command
+ * line and printed.
+ */
 #ifndef COMMON_HUMAN_SIZE_H
 #define COMMON_HUMAN_SIZE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Parse STR as a non-negative size: a decimal number optionally
@@ -10,5 +13,12 @@
  * Returns the size, or -1 with *ERROR set to a static message.
  */
 extern int64_t human_size_parse (const char *str, const char **error);
+
+/* Print BYTES with the largest binary unit that divides it exactly:
+ * "1M" for 1048576, "3K" for 3072, "1536" for 1536.  BUF holds at
+ * least HUMAN_SIZE_MAX bytes.  Returns true when a unit was added.
+ */
+#define HUMAN_SIZE_MAX 32
+extern bool human_size (char *buf, uint64_t bytes);
 
 #endif /* COMMON_HUMAN_SIZE_H */

@@ -17,10 +17,10 @@ start_nbdkit "$tmp/sock" --filter=log --filter=multi-conn memory \
 uri="nbd+unix:///?socket=$tmp/sock"
 
 $VG nbdcopy -v -C 3 -T 3 "$tmp/src" "$uri" 2>"$tmp/err1"
-grep -q 'connections 1,' "$tmp/err1"
+grep -q 'connections=1 ' "$tmp/err1"
 
 $VG nbdcopy -v -C 3 -T 3 --multi-writers "$tmp/src" "$uri" 2>"$tmp/err2"
-grep -q 'connections 3,' "$tmp/err2"
+grep -q 'connections=3 ' "$tmp/err2"
 $VG nbdcopy "$uri" "$tmp/dst"
 cmp "$tmp/src" "$tmp/dst"
 # Three connections of the second copy each sent a flush.

@@ -375,8 +375,8 @@ worker_main (void *vp)
 
   while (next_range (&offset, &len)) {
     rw_extents (&src, w->index, offset, len, &w->extents);
-    if (opt.blkhash_digest)
-      extents_align (&w->extents, opt.blkhash_block_size, src.size);
+    if (opt.unit > 1)
+      extents_align (&w->extents, opt.unit, src.size);
     for (i = 0; i < w->extents.len; i++)
       copy_extent (w, &w->extents.v[i]);
   }

@@ -95,8 +95,8 @@ copy_sync (void)
     if (len > work_range_size ())
       len = work_range_size ();
     rw_extents (&src, 0, offset, len, &l);
-    if (opt.blkhash_digest)
-      extents_align (&l, opt.blkhash_block_size, src.size);
+    if (opt.unit > 1)
+      extents_align (&l, opt.unit, src.size);
     for (i = 0; i < l.len; i++)
       copy_extent (buf, &l.v[i]);
   }

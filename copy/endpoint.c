@@ -13,13 +13,16 @@
 
 #include "nbdcopy.h"
 
+/* The names libnbd 1.22's nbdcopy -v gives the kinds of end ("nbd"
+ * for nbd_ops), which scripts grep: a block device is a "file".
+ */
 const char *
-rw_kind_name (enum rw_kind k)
+rw_ops_name (enum rw_kind k)
 {
   switch (k) {
   case RW_NBD: return "nbd";
   case RW_FILE: return "file";
-  case RW_BLOCK: return "block device";
+  case RW_BLOCK: return "file";
   case RW_PIPE: return "pipe";
   case RW_NULL: return "null";
   }
@@ -75,6 +78,7 @@ init (struct rw *rw, const char *name, char **argv, bool is_source)
   rw->argv = argv;
   rw->is_source = is_source;
   rw->fd = -1;
+  rw->minimum = 1;
 }
 
 void

@@ -36,7 +36,9 @@ extent_add (struct extent_list *l, uint64_t offset, uint64_t length,
 
 /* Shrink every zero extent to whole ALIGN-sized blocks (the block at
  * END, the end of the image, may be short); the parts cut off become
- * data.  Block hashing then sees only whole zero blocks.
+ * data.  Block hashing then sees only whole zero blocks, and a server
+ * with a minimum block size gets zero requests it accepts, the
+ * unaligned edges being written as data.
  */
 void
 extents_align (struct extent_list *l, uint64_t align, uint64_t end)
@@ -109,7 +111,8 @@ split_runs (const char *buf, size_t len, uint64_t offset, run_fn fn,
   size_t start = 0, pos = 0, n, step = opt.sparse_size;
   bool zero = false, z;
 
-  if (step == 0) {
+  /* --allocated writes every request whole, zeroes and all. */
+  if (step == 0 || opt.allocated) {
     fn (opaque, offset, len, 0, false);
     return;
   }
@@ -127,13 +130,11 @@ split_runs (const char *buf, size_t len, uint64_t offset, run_fn fn,
     fn (opaque, offset + start, pos - start, start, zero);
 }
 
-/* Work ranges hold whole hash blocks, so no block is split between
- * workers.
+/* Work ranges hold whole units (whole hash blocks, whole blocks of
+ * the servers), so no block is split between workers.
  */
 uint64_t
 work_range_size (void)
 {
-  uint64_t b = opt.blkhash_digest ? opt.blkhash_block_size : 1;
-
-  return WORK_RANGE_SIZE / b * b;
+  return WORK_RANGE_SIZE / opt.unit * opt.unit;
 }

@@ -25,6 +25,7 @@ struct options opt = {
   .requests = 64,
   .sparse_size = 4096,
   .blkhash_block_size = 64 * 1024,
+  .unit = 1,
 };
 struct rw src, dst;
 
@@ -295,8 +296,41 @@ choose_connections (void)
     opt.connections = opt.threads;
 }
 
-/* Request and sparse sizes grow to what the servers prefer; blkhash
- * needs reads made of whole blocks.
+static uint64_t
+gcd (uint64_t a, uint64_t b)
+{
+  uint64_t t;
+
+  while (b != 0) {
+    t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/* The unit of every request: a multiple of both ends' minimum block
+ * sizes (powers of 2) and of the blkhash block size (any size).
+ */
+static void
+choose_unit (void)
+{
+  uint64_t align = src.minimum > dst.minimum ? src.minimum : dst.minimum;
+  uint64_t b = opt.blkhash_digest ? opt.blkhash_block_size : 1;
+
+  opt.unit = b / gcd (b, align) * align;
+  if (opt.unit > MAX_REQUEST_SIZE) {
+    fprintf (stderr, "nbdcopy: --blkhash: block size %" PRIu64 " and the "
+             "servers' minimum block size %" PRIu64 " need requests of %"
+             PRIu64 " bytes, larger than %d\n",
+             b, align, opt.unit, MAX_REQUEST_SIZE);
+    exit (EXIT_FAILURE);
+  }
+}
+
+/* Request and sparse sizes grow to what the servers prefer, and are
+ * made of whole units.  Sparse runs start on multiples of the sparse
+ * size, so it is at least the destination's minimum block size.
  */
 static void
 adjust_sizes (void)
@@ -307,32 +341,51 @@ adjust_sizes (void)
     opt.request_size = dst.preferred;
   if (opt.request_size > MAX_REQUEST_SIZE)
     opt.request_size = MAX_REQUEST_SIZE;
+  choose_unit ();
+  if (opt.request_size < opt.unit)
+    opt.request_size = opt.unit;
+  else
+    opt.request_size -= opt.request_size % opt.unit;
   if (opt.sparse_size && dst.preferred > opt.sparse_size)
     opt.sparse_size = dst.preferred;
+  if (opt.sparse_size && dst.minimum > opt.sparse_size)
+    opt.sparse_size = dst.minimum;
   if (opt.queue_size < opt.request_size)
     opt.queue_size = opt.request_size;
-  if (opt.blkhash_digest) {
-    uint64_t b = opt.blkhash_block_size;
-    if (opt.request_size < b)
-      opt.request_size = b;
-    else
-      opt.request_size -= opt.request_size % b;
-  }
+}
+
+/* Two lines for an end, in libnbd 1.22's words, which scripts grep:
+ * nbdcopy: src: nbd_ops "NAME"
+ * nbdcopy: src: size=1048576 (1M), preferred block size=4096
+ * An unknown preferred size is shown as 4096, as 1.22 does.
+ */
+static void
+print_end (const struct rw *rw, const char *prefix)
+{
+  char human[HUMAN_SIZE_MAX] = "unknown";
+
+  if (rw->size >= 0)
+    human_size (human, rw->size);
+  fprintf (stderr, "nbdcopy: %s: %s_ops \"%s\"\n", prefix,
+           rw_ops_name (rw->kind), rw->name);
+  fprintf (stderr, "nbdcopy: %s: size=%" PRIi64 " (%s), "
+           "preferred block size=%" PRIu32 "\n", prefix, rw->size, human,
+           rw->preferred ? rw->preferred : 4096);
 }
 
 static void
 print_settings (void)
 {
-  fprintf (stderr, "nbdcopy: source: %s (%s), size %" PRIi64 "\n",
-           src.name, rw_kind_name (src.kind), src.size);
-  fprintf (stderr, "nbdcopy: destination: %s (%s), size %" PRIi64 "\n",
-           dst.name, rw_kind_name (dst.kind), dst.size);
-  fprintf (stderr, "nbdcopy: connections %u, threads %u, requests %u, "
-           "request size %" PRIu64 ", queue size %" PRIu64 ", "
-           "sparse %" PRIu64 ", extents %s, %s\n",
-           opt.connections, opt.threads, opt.requests, opt.request_size,
-           opt.queue_size, opt.sparse_size, opt.extents ? "on" : "off",
-           opt.synchronous ? "synchronous" : "multi-threaded");
+  print_end (&src, "src");
+  print_end (&dst, "dst");
+  fprintf (stderr, "nbdcopy: connections=%u requests=%u threads=%u "
+           "synchronous=%s\n", opt.connections, opt.requests, opt.threads,
+           opt.synchronous ? "true" : "false");
+  fprintf (stderr, "nbdcopy: request size=%" PRIu64 " queue size=%" PRIu64
+           " sparse=%" PRIu64 " extents=%s minimum block size=%" PRIu32
+           "/%" PRIu32 "\n", opt.request_size, opt.queue_size,
+           opt.sparse_size, opt.extents ? "on" : "off", src.minimum,
+           dst.minimum);
 }
 
 static void

@@ -50,7 +50,7 @@ void
 nbd_open (struct rw *rw)
 {
   struct nbd_handle *h;
-  int64_t pref;
+  int64_t pref, min;
 
   rw->kind = RW_NBD;
   rw->handles = calloc (opt.connections, sizeof *rw->handles);
@@ -71,4 +71,7 @@ nbd_open (struct rw *rw)
     nbd_can_meta_context (h, LIBNBD_CONTEXT_BASE_ALLOCATION) == 1;
   pref = nbd_get_block_size (h, LIBNBD_SIZE_PREFERRED);
   rw->preferred = pref > 0 && pref <= MAX_REQUEST_SIZE ? pref : 0;
+  /* The library checks what the server sent: a power of 2 up to 64K. */
+  min = nbd_get_block_size (h, LIBNBD_SIZE_MINIMUM);
+  rw->minimum = min > 0 ? min : 1;
 }

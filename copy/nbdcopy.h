@@ -36,6 +36,8 @@ struct rw {
   size_t nr_handles;
   bool can_multi_conn, can_zero, can_extents, can_flush, read_only;
   uint32_t preferred;           /* preferred block size, 0 if unknown */
+  uint32_t minimum;             /* minimum block size: a power of 2, 1 if
+                                   the server asks for none */
 };
 
 /* One extent of the source: LENGTH bytes that are data, or read as zero. */
@@ -69,6 +71,11 @@ struct options {
   const char *blkhash_digest;   /* NULL = no blkhash */
   uint64_t blkhash_block_size;
   const char *blkhash_file;     /* NULL = stdout */
+  /* Not an option: what the ends and --blkhash need (main.c).  Every
+   * work range, zero extent and read starts on a multiple of it, so
+   * that no request breaks either end's minimum block size.
+   */
+  uint64_t unit;
 };
 
 extern struct options opt;
@@ -83,7 +90,7 @@ extern void open_destination (struct rw *rw, const char *name, char **argv,
                               int64_t src_size);
 extern void connect_more (struct rw *rw, size_t n);
 extern void close_endpoint (struct rw *rw);
-extern const char *rw_kind_name (enum rw_kind k);
+extern const char *rw_ops_name (enum rw_kind k);
 
 /* nbd-ops.c */
 extern void nbd_open (struct rw *rw);

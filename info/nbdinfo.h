@@ -53,10 +53,6 @@ extern void close_handle (struct nbd_handle *nbd);
 extern void print_json_string (const char *str);
 extern void print_json_bool (const char *key, int value);
 
-/* human-size.c: "1M" for 1048576; false when no suffix applies. */
-#define HUMAN_SIZE_MAX 32
-extern bool human_size (char *buf, uint64_t bytes);
-
 /* can.c */
 extern bool can_flag_known (const char *flag);
 extern int do_can (struct nbd_handle *nbd);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "human-size.h"
 #include "nbdinfo.h"
 
 static void

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "human-size.h"
 #include "nbdinfo.h"
 
 /* "1048576 (1M)" when a unit fits, else the bytes alone. */

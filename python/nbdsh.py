@@ -30,7 +30,7 @@ class Step(argparse.Action):
 def parse_args(argv):
     p = argparse.ArgumentParser(
         prog="nbdsh", description="Network Block Device (NBD) shell",
-        epilog="See nbdsh(1) for the details.")
+        epilog="Read the nbdsh(1) manual page for the full usage.")
     p.set_defaults(steps=[])
     p.add_argument("--base-allocation", action=Step, nargs=0,
                    help='ask for the "base:allocation" meta context')

@@ -17,6 +17,8 @@ for opt in -h --help; do
   expect "$tmp/usage" \
 "usage: nbdsh [-h] [--base-allocation] [-c COMMAND] [-n] [--opt-mode] [-u URI]
              [-v] [-V]"
+  # Scripts look for where the rest is told: the manual page.
+  grep -q 'nbdsh(1) manual page' "$tmp/out"
   # The old name --connect works but is not advertised.
   ! grep -q -- --connect "$tmp/out"
 done
