@@ -118,6 +118,40 @@ start_command (struct nbd_handle *h, struct request *req)
   abort ();                     /* operations.c asks only for these */
 }
 
+/* Close the handle: that fails whatever is still in flight (the
+ * callbacks run with an error), and from now on requests fail at once
+ * with EIO, without a message each.
+ */
+static void
+drop_connection (struct connection *conn)
+{
+  pthread_mutex_lock (&conn->lock);
+  conn->dead = true;
+  pthread_mutex_unlock (&conn->lock);
+  nbd_close (conn->nbd);
+  conn->nbd = NULL;
+  conn->in_flight = 0;
+}
+
+/* The handle failed: say so once.  WHY may be NULL. */
+static void
+fail_connection (struct connection *conn, const char *why)
+{
+  fprintf (stderr, "nbdfuse: connection %zu to the server was lost%s%s\n",
+           conn->index, why ? ": " : "", why ? why : "");
+  drop_connection (conn);
+}
+
+/* The library may find the connection broken inside any call, even
+ * one that succeeds (a command it fails at once still gets a cookie),
+ * and the handle is then dead for good.
+ */
+static bool
+is_lost (struct nbd_handle *h)
+{
+  return nbd_aio_is_dead (h) == 1 || nbd_aio_is_closed (h) == 1;
+}
+
 /* Issue REQ; if it cannot be issued it is done, with an error. */
 static void
 issue (struct connection *conn, struct request *req)
@@ -130,32 +164,36 @@ issue (struct connection *conn, struct request *req)
   }
   /* The reply may come, and the callback run, before the call returns. */
   conn->in_flight++;
-  if (start_command (conn->nbd, req) >= 0)
+  if (start_command (conn->nbd, req) >= 0) {
+    if (is_lost (conn->nbd))
+      fail_connection (conn, NULL);
     return;
+  }
   conn->in_flight--;
   err = nbd_get_errno ();
+  if (is_lost (conn->nbd)) {
+    finish (req, EIO);
+    fail_connection (conn, nbd_get_error ());
+    return;
+  }
   fprintf (stderr, "nbdfuse: %s\n", nbd_get_error ());
   finish (req, err != 0 ? err : EIO);
 }
 
-/* The handle failed: closing it fails whatever is still in flight
- * (the callbacks run with an error) and later requests fail at once.
+/* Sleep until a reply can be read, a request sent or new requests
+ * are queued.
  */
 static void
-fail_connection (struct connection *conn)
+wait_for_server (struct connection *conn)
 {
-  fprintf (stderr, "nbdfuse: connection %zu failed: %s\n",
-           conn->index, nbd_get_error ());
-  pthread_mutex_lock (&conn->lock);
-  conn->dead = true;
-  pthread_mutex_unlock (&conn->lock);
-  nbd_close (conn->nbd);
-  conn->nbd = NULL;
-  conn->in_flight = 0;
+  if (nbd_poll2 (conn->nbd, conn->wake_fd, -1) == -1)
+    fail_connection (conn, nbd_get_error ());
+  else if (is_lost (conn->nbd))
+    fail_connection (conn, NULL);
 }
 
-/* Sleep until a reply can be read (or a request sent) or new requests
- * are queued.  Without commands in flight only the eventfd matters.
+/* Sleep until there is work.  Without commands in flight only the
+ * eventfd matters.
  */
 static void
 wait_for_work (struct connection *conn)
@@ -163,10 +201,8 @@ wait_for_work (struct connection *conn)
   struct pollfd pfd = { .fd = conn->wake_fd, .events = POLLIN };
   uint64_t counter;
 
-  if (conn->in_flight > 0) {
-    if (nbd_poll2 (conn->nbd, conn->wake_fd, -1) == -1)
-      fail_connection (conn);
-  }
+  if (conn->in_flight > 0)
+    wait_for_server (conn);
   else {
     while (poll (&pfd, 1, -1) == -1 && errno == EINTR)
       ;
