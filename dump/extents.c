@@ -18,10 +18,13 @@
 #define MAX_STATUS_REQUEST (UINT64_C (1) << 31)
 
 void
-extent_map_init (struct extent_map *map, struct nbd_handle *nbd)
+extent_map_init (struct extent_map *map, struct nbd_handle *nbd,
+                 uint64_t min, uint64_t size)
 {
   memset (map, 0, sizeof *map);
   map->nbd = nbd;
+  map->min = min;
+  map->size = size;
   map->usable =
     nbd_can_meta_context (nbd, LIBNBD_CONTEXT_BASE_ALLOCATION) == 1;
 }
@@ -86,15 +89,18 @@ got_extents (void *user_data, const char *metacontext, uint64_t offset,
   return 0;
 }
 
-/* Forget the old extents and ask about those from OFFSET, up to END. */
+/* Forget the old extents and ask about those from OFFSET, up to END,
+ * in whole blocks of the server's minimum size.
+ */
 static void
 refresh (struct extent_map *map, uint64_t offset, uint64_t end)
 {
-  struct request r = { map, offset };
+  struct request r = { map, 0 };
   nbd_extent64_callback cb = { .callback = got_extents, .user_data = &r };
 
+  offset -= offset % map->min;
   r.end = end - offset < MAX_STATUS_REQUEST
-    ? end : offset + MAX_STATUS_REQUEST;
+    ? block_end (end, map->min, map->size) : offset + MAX_STATUS_REQUEST;
   map->len = map->next = 0;
   map->start = offset;
   if (nbd_block_status_64 (map->nbd, r.end - offset, offset, cb, 0) == -1) {
