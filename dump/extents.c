@@ -19,10 +19,13 @@
 #define MAX_STATUS_REQUEST (UINT64_C (1) << 31)
 
 void
-extent_map_init (struct extent_map *map, struct nbd_handle *nbd)
+extent_map_init (struct extent_map *map, struct nbd_handle *nbd,
+                 uint64_t min, uint64_t size)
 {
   memset (map, 0, sizeof *map);
   map->nbd = nbd;
+  map->min = min;
+  map->size = size;
   map->usable =
     nbd_can_meta_context (nbd, LIBNBD_CONTEXT_BASE_ALLOCATION) == 1;
 }
@@ -72,8 +75,9 @@ status_failed (uint64_t offset, const char *why)
 }
 
 /* Forget the old extents and ask about those from OFFSET, up to END
- * (at most MAX_STATUS_REQUEST bytes of it), through the walk nbdinfo
- * and nbdcopy use: each chunk's extents are placed at their own offset.
+ * (at most MAX_STATUS_REQUEST bytes of it), in whole blocks of the
+ * server's minimum size, through the walk nbdinfo and nbdcopy use:
+ * each chunk's extents are placed at their own offset.
  */
 static void
 refresh (struct extent_map *map, uint64_t offset, uint64_t end)
@@ -81,11 +85,12 @@ refresh (struct extent_map *map, uint64_t offset, uint64_t end)
   struct extent_walk w = {
     .context = LIBNBD_CONTEXT_BASE_ALLOCATION,
     .max_request = MAX_STATUS_REQUEST, .fn = add_walked, .opaque = map,
-    .pos = offset,
   };
 
-  if (end - offset > MAX_STATUS_REQUEST)
-    end = offset + MAX_STATUS_REQUEST;
+  offset -= offset % map->min;
+  end = end - offset < MAX_STATUS_REQUEST
+    ? block_end (end, map->min, map->size) : offset + MAX_STATUS_REQUEST;
+  w.pos = offset;
   map->len = map->next = 0;
   map->start = offset;
   switch (extent_walk (map->nbd, &w, end)) {

@@ -37,16 +37,29 @@ struct extent {
 };
 struct extent_map {
   struct nbd_handle *nbd;
+  uint64_t min;                 /* requests are whole blocks of this */
+  uint64_t size;                /* of the export */
   bool usable;                  /* the server gave us base:allocation */
   uint64_t start;               /* of the first extent in v */
   struct extent *v;             /* in order, each up to the next */
   size_t len, cap;
   size_t next;                  /* where the last lookup ended */
 };
-extern void extent_map_init (struct extent_map *map, struct nbd_handle *nbd);
+extern void extent_map_init (struct extent_map *map, struct nbd_handle *nbd,
+                             uint64_t min, uint64_t size);
 extern void extent_map_free (struct extent_map *map);
 extern uint64_t extent_at (struct extent_map *map, uint64_t offset,
                            uint64_t end, bool *zero);
+
+/* The end of a request ending at N, widened to a whole block of MIN
+ * bytes but not past the end of the export at SIZE.
+ */
+static inline uint64_t
+block_end (uint64_t n, uint64_t min, uint64_t size)
+{
+  n += (min - n % min) % min;
+  return n < size ? n : size;
+}
 
 /* dump.c: read the export and print it. */
 extern void dump (struct nbd_handle *nbd, uint64_t offset, uint64_t length,

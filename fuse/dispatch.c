@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
 
@@ -46,6 +47,8 @@ struct connection {
   struct request *queue;        /* to be issued, oldest first */
   struct request **queue_tail;
   bool dead;                    /* failed: new requests fail at once */
+  bool grace_started;           /* only the connection's thread: */
+  struct timespec grace_start;  /* see grace_left */
   bool stop;                    /* unmounted: finish and exit */
 };
 
@@ -118,6 +121,40 @@ start_command (struct nbd_handle *h, struct request *req)
   abort ();                     /* operations.c asks only for these */
 }
 
+/* Close the handle: that fails whatever is still in flight (the
+ * callbacks run with an error), and from now on requests fail at once
+ * with EIO, without a message each.
+ */
+static void
+drop_connection (struct connection *conn)
+{
+  pthread_mutex_lock (&conn->lock);
+  conn->dead = true;
+  pthread_mutex_unlock (&conn->lock);
+  nbd_close (conn->nbd);
+  conn->nbd = NULL;
+  conn->in_flight = 0;
+}
+
+/* The handle failed: say so once.  WHY may be NULL. */
+static void
+fail_connection (struct connection *conn, const char *why)
+{
+  fprintf (stderr, "nbdfuse: connection %zu to the server was lost%s%s\n",
+           conn->index, why ? ": " : "", why ? why : "");
+  drop_connection (conn);
+}
+
+/* The library may find the connection broken inside any call, even
+ * one that succeeds (a command it fails at once still gets a cookie),
+ * and the handle is then dead for good.
+ */
+static bool
+is_lost (struct nbd_handle *h)
+{
+  return nbd_aio_is_dead (h) == 1 || nbd_aio_is_closed (h) == 1;
+}
+
 /* Issue REQ; if it cannot be issued it is done, with an error. */
 static void
 issue (struct connection *conn, struct request *req)
@@ -130,32 +167,75 @@ issue (struct connection *conn, struct request *req)
   }
   /* The reply may come, and the callback run, before the call returns. */
   conn->in_flight++;
-  if (start_command (conn->nbd, req) >= 0)
+  if (start_command (conn->nbd, req) >= 0) {
+    if (is_lost (conn->nbd))
+      fail_connection (conn, NULL);
     return;
+  }
   conn->in_flight--;
   err = nbd_get_errno ();
+  if (is_lost (conn->nbd)) {
+    finish (req, EIO);
+    fail_connection (conn, nbd_get_error ());
+    return;
+  }
   fprintf (stderr, "nbdfuse: %s\n", nbd_get_error ());
   finish (req, err != 0 ? err : EIO);
 }
 
-/* The handle failed: closing it fails whatever is still in flight
- * (the callbacks run with an error) and later requests fail at once.
+/* Set by abandon_connections, in a signal handler: nbdfuse is
+ * exiting, and replies still awaited get a short grace.  Atomic, as
+ * the connection threads read it (lock-free atomics are safe in a
+ * signal handler).
  */
-static void
-fail_connection (struct connection *conn)
+static int abandoning;
+#define GRACE_MS 1000
+
+/* Milliseconds of the grace left, which starts when CONN first sees
+ * the signal.
+ */
+static int
+grace_left (struct connection *conn)
 {
-  fprintf (stderr, "nbdfuse: connection %zu failed: %s\n",
-           conn->index, nbd_get_error ());
-  pthread_mutex_lock (&conn->lock);
-  conn->dead = true;
-  pthread_mutex_unlock (&conn->lock);
-  nbd_close (conn->nbd);
-  conn->nbd = NULL;
-  conn->in_flight = 0;
+  struct timespec now;
+  int64_t ms;
+
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  if (!conn->grace_started) {
+    conn->grace_started = true;
+    conn->grace_start = now;
+  }
+  ms = (now.tv_sec - conn->grace_start.tv_sec) * 1000 +
+    (now.tv_nsec - conn->grace_start.tv_nsec) / 1000000;
+  return ms >= GRACE_MS ? 0 : GRACE_MS - ms;
 }
 
-/* Sleep until a reply can be read (or a request sent) or new requests
- * are queued.  Without commands in flight only the eventfd matters.
+/* Sleep until a reply can be read, a request sent or new requests
+ * are queued; after the signal, at most until the grace is over.
+ */
+static void
+wait_for_server (struct connection *conn)
+{
+  int timeout = -1;
+
+  if (__atomic_load_n (&abandoning, __ATOMIC_ACQUIRE)) {
+    timeout = grace_left (conn);
+    if (timeout == 0) {
+      fprintf (stderr, "nbdfuse: connection %zu: gave up waiting for "
+               "replies at exit (%zu in flight)\n",
+               conn->index, conn->in_flight);
+      drop_connection (conn);
+      return;
+    }
+  }
+  if (nbd_poll2 (conn->nbd, conn->wake_fd, timeout) == -1)
+    fail_connection (conn, nbd_get_error ());
+  else if (is_lost (conn->nbd))
+    fail_connection (conn, NULL);
+}
+
+/* Sleep until there is work.  Without commands in flight only the
+ * eventfd matters.
  */
 static void
 wait_for_work (struct connection *conn)
@@ -163,10 +243,8 @@ wait_for_work (struct connection *conn)
   struct pollfd pfd = { .fd = conn->wake_fd, .events = POLLIN };
   uint64_t counter;
 
-  if (conn->in_flight > 0) {
-    if (nbd_poll2 (conn->nbd, conn->wake_fd, -1) == -1)
-      fail_connection (conn);
-  }
+  if (conn->in_flight > 0)
+    wait_for_server (conn);
   else {
     while (poll (&pfd, 1, -1) == -1 && errno == EINTR)
       ;
@@ -298,6 +376,25 @@ submit (enum op op, void *buf, uint64_t count, uint64_t offset)
   pthread_mutex_unlock (&conn->lock);
   pthread_cond_destroy (&req.cond);
   return req.error != 0 ? -req.error : 0;
+}
+
+/* Called in the handler of the signals that end the FUSE loop, which
+ * waits for the requests being served: make the connection threads
+ * give up the replies that do not come soon.  Async-signal-safe.
+ */
+void
+abandon_connections (void)
+{
+  uint64_t one = 1;
+  int saved_errno = errno;
+  size_t i;
+
+  __atomic_store_n (&abandoning, 1, __ATOMIC_RELEASE);
+  for (i = 0; i < nr_conns; ++i)
+    if (write (conns[i].wake_fd, &one, sizeof one) == -1) {
+      /* Nothing to do: only a full counter fails, and it wakes too. */
+    }
+  errno = saved_errno;
 }
 
 /* After the FUSE loop: let each thread finish what is in flight, then

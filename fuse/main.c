@@ -298,6 +298,65 @@ run_loop (struct fuse *fuse, bool singlethread)
   return 0;
 }
 
+/* The signals that end the FUSE loop, and libfuse's handlers for
+ * them.  The loop then waits for the requests being served, so
+ * ours also tells the connections to give up on a server that does
+ * not reply.
+ */
+static const int exit_signals[] = { SIGHUP, SIGINT, SIGTERM };
+#define NR_EXIT_SIGNALS (sizeof exit_signals / sizeof exit_signals[0])
+static struct sigaction fuse_actions[NR_EXIT_SIGNALS];
+
+static void
+on_exit_signal (int sig)
+{
+  size_t i;
+
+  for (i = 0; i < NR_EXIT_SIGNALS; ++i)
+    if (exit_signals[i] == sig)
+      fuse_actions[i].sa_handler (sig);
+  abandon_connections ();
+}
+
+/* After fuse_set_signal_handlers: wrap the handlers libfuse set (it
+ * leaves an ignored signal alone, and so do we).
+ */
+static void
+wrap_signal_handlers (void)
+{
+  size_t i;
+
+  for (i = 0; i < NR_EXIT_SIGNALS; ++i) {
+    struct sigaction sa;
+
+    sigaction (exit_signals[i], NULL, &fuse_actions[i]);
+    if (fuse_actions[i].sa_flags & SA_SIGINFO ||
+        fuse_actions[i].sa_handler == SIG_IGN ||
+        fuse_actions[i].sa_handler == SIG_DFL)
+      continue;
+    sa = fuse_actions[i];
+    sa.sa_handler = on_exit_signal;
+    sigaction (exit_signals[i], &sa, NULL);
+  }
+}
+
+/* Put libfuse's handlers back, which fuse_remove_signal_handlers
+ * looks for.
+ */
+static void
+unwrap_signal_handlers (void)
+{
+  size_t i;
+
+  for (i = 0; i < NR_EXIT_SIGNALS; ++i) {
+    struct sigaction cur;
+
+    sigaction (exit_signals[i], NULL, &cur);
+    if (!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == on_exit_signal)
+      sigaction (exit_signals[i], &fuse_actions[i], NULL);
+  }
+}
+
 /* Mount on MOUNTPOINT, serve until unmounted or signalled, unmount. */
 static int
 serve (struct fuse_args *args, const char *mountpoint, const char *pidfile,
@@ -314,6 +373,7 @@ serve (struct fuse_args *args, const char *mountpoint, const char *pidfile,
   se = fuse_get_session (fuse);
   if (fuse_set_signal_handlers (se) == -1)
     goto out;
+  wrap_signal_handlers ();
   if (fuse_mount (fuse, mountpoint) == -1)
     goto out_signals;
   /* From here the mount must be undone before exiting. */
@@ -321,6 +381,7 @@ serve (struct fuse_args *args, const char *mountpoint, const char *pidfile,
     r = run_loop (fuse, singlethread);
   fuse_unmount (fuse);
  out_signals:
+  unwrap_signal_handlers ();
   fuse_remove_signal_handlers (se);
  out:
   fuse_destroy (fuse);

@@ -51,6 +51,7 @@ extern struct nbd_handle *connect_server (enum mode mode, char **args);
 /* dispatch.c: one thread per NBD connection. */
 extern void start_connections (struct nbd_handle **handles, size_t n);
 extern int submit (enum op op, void *buf, uint64_t count, uint64_t offset);
+extern void abandon_connections (void);
 extern int stop_connections (void);
 
 /* operations.c */

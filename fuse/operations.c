@@ -83,6 +83,10 @@ nbdfuse_open (const char *path, struct fuse_file_info *fi)
     return -ENOENT;
   if (nf.readonly && (fi->flags & O_ACCMODE) != O_RDONLY)
     return -EACCES;
+  /* libfuse gives fi->flags to open and release only: flush, called
+   * at each close, learns the access mode from the handle.
+   */
+  fi->fh = (fi->flags & O_ACCMODE) != O_RDONLY;
   return 0;
 }
 
@@ -181,13 +185,14 @@ nbdfuse_fsync (const char *path, int datasync, struct fuse_file_info *fi)
 }
 
 /* Called at each close of a file descriptor: what was written through
- * it is made durable.
+ * it is made durable.  fi->fh is 1 for a descriptor opened for
+ * writing (nbdfuse_open).
  */
 static int
 nbdfuse_flush (const char *path, struct fuse_file_info *fi)
 {
-  TRACE ("flush: path=%s", path);
-  if ((fi->flags & O_ACCMODE) == O_RDONLY)
+  TRACE ("flush: path=%s writable=%d", path, (int) fi->fh);
+  if (!fi->fh)
     return 0;
   return flush_server ();
 }

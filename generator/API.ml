@@ -2902,7 +2902,16 @@ Tell the state machine that the handle's file descriptor is readable,
 so that it reads and processes as much as it can without blocking.
 An application's main loop calls this after L<poll(2)> or similar
 reported the descriptor from L<nbd_aio_get_fd(3)> as readable.  Before
-returning it sends the commands that callbacks queued meanwhile.";
+returning it sends the commands that callbacks queued meanwhile.
+
+One call may complete several commands, running the completion
+callback of each, because this library reads replies ahead while the
+socket has them; libnbd 1.22 completes at most one per call.  So a
+callback must not count on other commands still being in flight when
+it runs, and code that issues commands in a loop must give each
+callback its own copy of any loop variable the callback keeps (a
+closure that captures the variable itself sees only its last value by
+the time the callbacks run).";
     see_also = [ "aio_notify_write"; "aio_get_fd"; "aio_get_direction" ];
     first_version = (1, 0);
   };
@@ -2917,7 +2926,12 @@ so that it sends as much pending data as it can without blocking.  An
 application's main loop calls this after L<poll(2)> or similar
 reported the descriptor from L<nbd_aio_get_fd(3)> as writable.  It
 fails with C<EINVAL> when the handle has nothing to write, for example
-when it is ready with no command waiting to be sent.";
+when it is ready with no command waiting to be sent.
+
+As with L<nbd_aio_notify_read(3)>, one call may complete several
+commands, since replies already read ahead are processed as well;
+libnbd 1.22 completes at most one.  Give each completion callback its
+own copy of any loop variable it keeps.";
     see_also = [ "aio_notify_read"; "aio_get_fd"; "aio_get_direction" ];
     first_version = (1, 0);
   };

@@ -543,7 +543,12 @@ let generate_python_nbd_py () =
   pr "    '''An NBD handle: one connection to one NBD server.'''\n\n";
   List.iter pr_py_method calls;
   pr "\npackage_name = NBD().get_package_name()\n";
-  pr "__version__ = NBD().get_version()\n"
+  pr "__version__ = NBD().get_version()\n";
+  (* "python3 -m nbd" is the shell, as in libnbd 1.22, where the nbdsh
+     script runs exactly that. *)
+  pr "\nif __name__ == \"__main__\":\n";
+  pr "    import nbdsh\n";
+  pr "    nbdsh.shell()\n"
 
 let generate out =
   let dir = Filename.concat

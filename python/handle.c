@@ -125,7 +125,12 @@ nbd_internal_py_aio_buffer_is_zero (PyObject *self, PyObject *args)
   if (!PyArg_ParseTuple (args, "y*nnp:aio_buffer_is_zero",
                          &buf, &offset, &size, &init))
     return NULL;
-  if (offset < 0 || offset > buf.len)
+  /* An empty range is all zeroes wherever it is, as in libnbd 1.22:
+   * size 0 is answered before the offset is looked at.
+   */
+  if (size == 0)
+    ret = Py_True;
+  else if (offset < 0 || offset > buf.len)
     PyErr_SetString (PyExc_IndexError, "offset out of range");
   else if (size < -1)
     PyErr_SetString (PyExc_IndexError,
@@ -137,8 +142,8 @@ nbd_internal_py_aio_buffer_is_zero (PyObject *self, PyObject *args)
       size = buf.len - offset;
     ret = !init || all_zero ((const char *) buf.buf + offset, size)
       ? Py_True : Py_False;
-    Py_INCREF (ret);
   }
+  Py_XINCREF (ret);
   PyBuffer_Release (&buf);
   return ret;
 }

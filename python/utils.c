@@ -78,6 +78,23 @@ unix_sockaddr (PyObject *path, struct sockaddr_storage *ss, socklen_t *len)
   return 0;
 }
 
+/* The checks of the socket module: a port or flowinfo out of range is
+ * refused, not truncated to its field.
+ */
+static int
+check_port (int port, unsigned int flowinfo)
+{
+  if (port < 0 || port > 0xffff) {
+    PyErr_SetString (PyExc_OverflowError, "port must be 0-65535.");
+    return -1;
+  }
+  if (flowinfo > 0xfffff) {
+    PyErr_SetString (PyExc_OverflowError, "flowinfo must be 0-1048575.");
+    return -1;
+  }
+  return 0;
+}
+
 /* (host, port) for IPv4, (host, port, flowinfo, scope_id) for IPv6,
  * hosts as numeric addresses, like the socket module's tuples.
  */
@@ -91,7 +108,8 @@ inet_sockaddr (PyObject *t, struct sockaddr_storage *ss, socklen_t *len)
   unsigned int flowinfo = 0, scope_id = 0;
 
   if (PyTuple_Size (t) == 2) {
-    if (!PyArg_ParseTuple (t, "si", &host, &port))
+    if (!PyArg_ParseTuple (t, "si", &host, &port) ||
+        check_port (port, 0) == -1)
       return -1;
     sin->sin_family = AF_INET;
     sin->sin_port = htons (port);
@@ -100,7 +118,9 @@ inet_sockaddr (PyObject *t, struct sockaddr_storage *ss, socklen_t *len)
       return 0;
   }
   else {
-    if (!PyArg_ParseTuple (t, "si|II", &host, &port, &flowinfo, &scope_id))
+    if (!PyArg_ParseTuple (t, "si|II", &host, &port, &flowinfo,
+                           &scope_id) ||
+        check_port (port, flowinfo) == -1)
       return -1;
     sin6->sin6_family = AF_INET6;
     sin6->sin6_port = htons (port);

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# test-server-dies.sh: a server that dies while nbdfuse is idle: every
+# later read and write fails with EIO, and stderr gets a few lines, not
+# one per request.  The request that finds the connection broken may
+# fail with ENOTCONN, never with EINVAL ("invalid state: DEAD").
+source "${srcdir:-.}/fuse-functions.sh"
+set -e
+requires_fuse
+requires nbdkit --version
+requires nbdkit memory --version
+make_tmpdir
+mkdir "$tmp/mp"
+
+start_nbdkit "$tmp/sock" memory size=16M
+start_nbdfuse "$tmp/mp" -C 2 "$tmp/mp" --unix "$tmp/sock" 2> "$tmp/err"
+dd if="$tmp/mp/nbd" of=/dev/null bs=64k count=2 iflag=direct status=none
+
+# Killed while nothing is in flight: nbdfuse finds out at the next
+# request.
+nbdkit_pid=$(cat "$tmp/sock.pid")
+kill -KILL $nbdkit_pid
+for _ in $(seq 100); do
+  kill -0 $nbdkit_pid 2>/dev/null || break
+  sleep 0.1
+done
+
+# Far apart, so that no read comes from the page cache.
+for i in $(seq 20); do
+  if dd if="$tmp/mp/nbd" of=/dev/null bs=4k count=1 skip=$((i * 128)) \
+        iflag=direct 2> "$tmp/dd-err"; then
+    echo "$0: read $i from a server that is gone succeeded"
+    exit 1
+  fi
+  if ! grep -Eq '(Input/output error|not connected)' "$tmp/dd-err"; then
+    cat "$tmp/dd-err"
+    echo "$0: read $i did not fail with EIO or ENOTCONN"
+    exit 1
+  fi
+  if printf x | dd of="$tmp/mp/nbd" bs=1 seek=$((i * 524288 + 1)) \
+                  conv=notrunc oflag=direct 2> "$tmp/dd-err"; then
+    echo "$0: write $i to a server that is gone succeeded"
+    exit 1
+  fi
+  if ! grep -Eq '(Input/output error|not connected)' "$tmp/dd-err"; then
+    cat "$tmp/dd-err"
+    echo "$0: write $i did not fail with EIO or ENOTCONN"
+    exit 1
+  fi
+done
+
+fusermount3 -u "$tmp/mp"
+wait_nbdfuse
+cat "$tmp/err"
+test $status = 1
+# Per connection: the first failed request and the lost connection.
+if [ "$(wc -l < "$tmp/err")" -gt 4 ]; then
+  echo "$0: one message per failed request"
+  exit 1
+fi
+grep -q 'nbdfuse: connection [0-9]* to the server was lost' "$tmp/err"
