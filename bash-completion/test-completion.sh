@@ -4,6 +4,11 @@
 # (as the tool lists them with --long-options) and short options; other
 # words are left to file name completion.
 source "${srcdir:-.}/../tests/functions.sh"
+# In a sanitizer build nbdsh (python) needs the runtimes preloaded.
+source "${srcdir:-.}/../python/sanitizer-preload.sh"
+if [ -n "$py_preload" ]; then
+  nbdsh () { LD_PRELOAD="$py_preload" command nbdsh "$@"; }
+fi
 set -e
 make_tmpdir
 script=$(cd "${srcdir:-.}" && pwd)/nbd-tools.bash
