@@ -4,7 +4,8 @@
 # (as the tool lists them with --long-options) and short options; other
 # words are left to file name completion.
 source "${srcdir:-.}/../tests/functions.sh"
-# In a sanitizer build nbdsh (python) needs the runtimes preloaded.
+# In a sanitizer build nbdsh (python) needs the runtimes preloaded,
+# here and in the bash that completes it (which runs nbdsh itself).
 source "${srcdir:-.}/../python/sanitizer-preload.sh"
 if [ -n "$py_preload" ]; then
   nbdsh () { LD_PRELOAD="$py_preload" command nbdsh "$@"; }
@@ -18,7 +19,9 @@ script=$(cd "${srcdir:-.}" && pwd)/nbd-tools.bash
 # (what bash-completion does when TOOL is completed first).
 complete_word ()
 {
-  bash --norc --noprofile -c '
+  local preload=
+  if [ "$1" = nbdsh ]; then preload="$py_preload"; fi
+  env ${preload:+LD_PRELOAD="$preload"} bash --norc --noprofile -c '
     source "$1" || exit 1
     complete -p "$2" | grep -q " -F _libnbd_tool " || exit 2
     COMP_WORDS=("$2" "$3")
