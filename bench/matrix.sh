@@ -38,6 +38,7 @@
 #   PEER13 (where debian13.sh unpacked 1.22.2: bench/peer13, else
 #   ../peer13 beside the source tree; unpacked into bench/peer13 with
 #   ../shared/peers/debian13.sh when neither exists),
+#   DEBIAN13_SH (the unpacking script, ../shared/peers/debian13.sh),
 #   MATRIX_README (bench/README.md; "none" to leave it alone),
 #   MATRIX_PNG (bench/matrix.png, or bench/matrix-quick.png with QUICK).
 #   BUILDDIR as in functions.sh.
@@ -114,10 +115,9 @@ find_peer13 ()
     peer13="$bench_dir/peer13"
   fi
   if [ ! -x "$peer13/run" ] || [ ! -x "$peer13/nbdcopy" ]; then
-    script="$top_srcdir/../shared/peers/debian13.sh"
-    [ -x "$script" ] || script="${DEBIAN13_SH:-}"
-    [ -n "$script" ] && [ -x "$script" ] ||
-      die "no libnbd 1.22.2 at $peer13 and no debian13.sh to unpack it" \
+    script="${DEBIAN13_SH:-$top_srcdir/../shared/peers/debian13.sh}"
+    [ -x "$script" ] ||
+      die "no libnbd 1.22.2 at $peer13 and no $script to unpack it" \
           "(set PEER13 or DEBIAN13_SH)"
     echo "unpacking libnbd 1.22.2 into $peer13 with $script"
     "$script" "$peer13" || die "$script $peer13 failed"
@@ -178,15 +178,14 @@ check_sides ()
       got="$("${prefix[@]}" ldd "$peer_bin" |
              awk '/libnbd\.so/ { print $3 }')"
     fi
-    # ours from the build tree, 1.22.2 from its unpacked tree, 1.14.2
-    # from neither.
+    # ours from the build tree; 1.22.2 from its unpacked tree (where
+    # PEER13/run points, not always under PEER13), 1.14.2 from the
+    # system's: never one another's.
     case "$lib:$got" in
-      ours:"$ours_libdir"/*|1.22.2:"$peer13"/*) ;;
-      1.14.2:/*)
-        case "$got" in
-          "$builddir"/*|"$peer13"/*) die "1.14.2 would load '$got'" ;;
-        esac ;;
-      *) die "the example on $lib would load '$got'" ;;
+      ours:"$ours_libdir"/*) ;;
+      ours:*|*:"$builddir"/*|*:) die "the example on $lib would load '$got'" ;;
+      1.22.2:/lib/*|1.22.2:/usr/lib/*|1.14.2:"$peer13"/*)
+        die "the example on $lib would load '$got'" ;;
     esac
     copy_prefix "$lib"
     printf '%-7s example: %s\n        nbdcopy: %s\n' \
