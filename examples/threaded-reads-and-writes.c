@@ -81,7 +81,8 @@ usage (FILE *fp, int status)
 "  -s SIZE  every request is SIZE bytes (e.g. -s 512)\n"
 "  -m       mix small and large requests (default)\n"
 "  -l SIZE  size of the large requests in the mix (default %d)\n"
-"  -w PCT   percentage of requests that are writes (default 50)\n"
+"  -w PCT   percentage of requests that are writes, 0 to 100\n"
+"           (default 50; 0 reads only, 100 writes only)\n"
 "  -C       retire commands in a completion callback instead of\n"
 "           nbd_aio_peek_command_completed + nbd_aio_command_completed\n"
 "  -S SEED  random seed (default 1)\n"
@@ -107,6 +108,17 @@ parse_number (const char *opt, const char *s, uint64_t max)
     exit (EXIT_FAILURE);
   }
   return v;
+}
+
+/* Parse a percentage, 0 to 100, or exit.  0 is allowed here (unlike
+ * counts and sizes): -w 0 makes every request a read.
+ */
+static unsigned
+parse_percent (const char *opt, const char *s)
+{
+  if (strcmp (s, "0") == 0)
+    return 0;
+  return parse_number (opt, s, 100);
 }
 
 static double
@@ -365,7 +377,7 @@ main (int argc, char *argv[])
     case 'l': large_size = parse_number ("-l", optarg, 64 * 1024 * 1024);
       break;
     case 'w':
-      write_percent = parse_number ("-w", optarg, 100);
+      write_percent = parse_percent ("-w", optarg);
       break;
     case 'C': use_callbacks = true; break;
     case 'S': seed = parse_number ("-S", optarg, UINT64_MAX); break;
