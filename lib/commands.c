@@ -148,14 +148,6 @@ reads_zeroed_late (struct nbd_handle *h, uint16_t type, void *data,
     (cb == NULL || cb->kind != CB_CHUNK);
 }
 
-static int
-compare_starts (const void *a, const void *b)
-{
-  const struct range *x = a, *y = b;
-
-  return x->start < y->start ? -1 : x->start > y->start;
-}
-
 /* Zero the bytes of a failed read that no reply filled: outside every
  * range placed (overlapping or not), and the rest of a chunk still
  * being received into it.
@@ -175,8 +167,7 @@ zero_unfilled (struct nbd_handle *h, struct command *cmd)
     size_t left = buf + cmd->count - rbuf;
     memset (rbuf, 0, h->rlen < left ? h->rlen : left);
   }
-  if (seen->len > 1)
-    qsort (seen->ptr, seen->len, sizeof seen->ptr[0], compare_starts);
+  nbd_internal_range_sort (seen);
   for (i = 0; i < seen->len; ++i) {
     if (seen->ptr[i].start > pos)
       memset (buf + pos, 0, seen->ptr[i].start - pos);

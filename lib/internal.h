@@ -360,6 +360,7 @@ extern void nbd_internal_meta_vector_clear (struct meta_vector *v);
 extern int nbd_internal_range_add (struct range_vector *v,
                                    uint64_t start, uint64_t end,
                                    uint64_t limit);
+extern void nbd_internal_range_sort (struct range_vector *v);
 extern uint64_t nbd_internal_range_covered (struct range_vector *v);
 extern char *nbd_internal_put_u16 (char *p, uint16_t v);
 extern char *nbd_internal_put_u32 (char *p, uint32_t v);

@@ -111,6 +111,14 @@ compare_ranges (const void *a, const void *b)
   return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* Put the ranges in order of their starts: O(n log n). */
+void
+nbd_internal_range_sort (struct range_vector *v)
+{
+  if (v->len > 1)
+    qsort (v->ptr, v->len, sizeof v->ptr[0], compare_ranges);
+}
+
 /* How many bytes arrived, each counted once, or UINT64_MAX if any
  * byte arrived twice.  Sorts and merges the vector: O(n log n).
  */
@@ -119,8 +127,7 @@ nbd_internal_range_covered (struct range_vector *v)
 {
   size_t i, out = 0;
 
-  if (v->len > 1)
-    qsort (v->ptr, v->len, sizeof v->ptr[0], compare_ranges);
+  nbd_internal_range_sort (v);
   for (i = 0; i < v->len; ++i) {
     if (out > 0 && v->ptr[i].start < v->ptr[out - 1].end)
       return UINT64_MAX;
