@@ -124,7 +124,7 @@ pinned (const char *argv0)
 
   /* Half of a chunk, then the server hangs up: what came is kept. */
   o = read_once (argv0, "hangup", true, false, buf);
-  CHECK (o.err != 0 && o.dead);
+  CHECK (o.err == ENOTCONN && o.dead);
   CHECK (is_pattern (buf, LEN / 2, OFFSET));
   CHECK (all_bytes (buf + LEN / 2, LEN / 2, 0));
 
