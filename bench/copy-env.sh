@@ -15,8 +15,8 @@ done
 [ -x "$top/copy/.libs/nbdcopy" ] || { echo "$0: build the tree first" >&2; exit 1; }
 # Each side must map the library it claims to.
 LD_LIBRARY_PATH=$top/lib/.libs ldd "$top/copy/.libs/nbdcopy" |
-  grep -q "$top/lib/.libs/libnbd.so.0" || { echo "$0: ours does not map our libnbd" >&2; exit 1; }
-env -u LD_LIBRARY_PATH ldd /usr/bin/nbdcopy | grep -q "$top" &&
+  grep "$top/lib/.libs/libnbd.so.0" >/dev/null || { echo "$0: ours does not map our libnbd" >&2; exit 1; }
+env -u LD_LIBRARY_PATH ldd /usr/bin/nbdcopy | grep "$top" >/dev/null &&
   { echo "$0: Debian's nbdcopy maps our libnbd" >&2; exit 1; }
 echo "ours:   $top/copy/.libs/nbdcopy on $top/lib/.libs/libnbd.so.0"
 echo "debian: /usr/bin/nbdcopy on $(env -u LD_LIBRARY_PATH ldd /usr/bin/nbdcopy | awk '/libnbd/ {print $3}')"

@@ -192,7 +192,7 @@ check_sides ()
            "$lib" "$got" "$("${prefix[@]}" --version | tr '\n' ' ')"
   done
   "${base_env[@]}" LD_LIBRARY_PATH="$ours_libdir" ldd "$ours_nbdcopy" |
-    grep -q "$ours_libdir/libnbd.so.0" ||
+    grep "$ours_libdir/libnbd.so.0" >/dev/null ||
     die "our nbdcopy does not map $ours_libdir/libnbd.so.0"
 }
 
