@@ -42,6 +42,13 @@ retire_and_free_command (struct command *cmd)
  * every move between lists happens here.
  */
 
+/* A read whose data bypasses the read-ahead (see socket.c). */
+static bool
+is_large_read (const struct command *cmd)
+{
+  return cmd->type == NBD_CMD_READ && cmd->count >= RECV_DIRECT_SIZE;
+}
+
 /* Append CMD to the commands to issue. */
 static void
 enqueue (struct nbd_handle *h, struct command *cmd)
@@ -58,6 +65,7 @@ enqueue (struct nbd_handle *h, struct command *cmd)
   else {
     assert (h->in_flight >= 0 && h->in_flight < INT_MAX);
     __atomic_add_fetch (&h->in_flight, 1, __ATOMIC_RELAXED);
+    h->large_reads += is_large_read (cmd);
   }
 }
 
@@ -378,6 +386,8 @@ finish_command (struct nbd_handle *h, struct command *cmd)
 
   assert (h->in_flight > 0);
   __atomic_sub_fetch (&h->in_flight, 1, __ATOMIC_RELAXED);
+  assert (h->large_reads >= (unsigned) is_large_read (cmd));
+  h->large_reads -= is_large_read (cmd);
   if (err == 0 && cmd->type == NBD_CMD_READ &&
       nbd_internal_range_covered (&cmd->seen) != cmd->count) {
     debug (h, "server did not send every byte of the read: failing it");
@@ -507,6 +517,7 @@ nbd_internal_free_all_commands (struct nbd_handle *h)
     }
   }
   __atomic_store_n (&h->in_flight, 0, __ATOMIC_RELAXED);
+  h->large_reads = 0;
 }
 
 /* 1 if the command is done (and retire it), 0 if not, -1 if it failed

@@ -41,6 +41,11 @@ enum { PROTOCOL_UNKNOWN, PROTOCOL_OLDSTYLE, PROTOCOL_NEWSTYLE,
 #define SEND_GATHER_SIZE (128 * 1024)
 /* Reads at least this long bypass the read-ahead buffer. */
 #define RECV_DIRECT_SIZE (32 * 1024)
+/* While such a read is in flight the next reply may be its data, so
+ * the read-ahead takes at most this much: enough for a burst of small
+ * replies, little of a large payload to copy out again.
+ */
+#define RECV_AHEAD_NEAR_LARGE (4 * 1024)
 /* Payloads under this size are copied into the gathered send. */
 #define SMALL_PAYLOAD (64 * 1024)
 
@@ -242,6 +247,8 @@ struct nbd_handle {
   size_t ahead_start, ahead_end;
   bool recv_drained;            /* a recv came back short since the last
                                    NotifyRead: another would block */
+  unsigned large_reads;         /* unfinished reads of RECV_DIRECT_SIZE
+                                   or more (commands.c) */
 
   /* Gathered sends: headers and small payloads of queued commands. */
   char *gather;                 /* SEND_GATHER_SIZE bytes */

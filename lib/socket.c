@@ -122,6 +122,7 @@ nbd_internal_recv_into_rbuf (struct nbd_handle *h)
 {
   while (h->rlen > 0) {
     ssize_t r;
+    size_t ahead;
     bool direct;
 
     if (h->ahead_start < h->ahead_end) {
@@ -134,10 +135,11 @@ nbd_internal_recv_into_rbuf (struct nbd_handle *h)
     if (h->recv_drained)
       return 1;
     direct = h->rbuf != NULL && h->rlen >= RECV_DIRECT_SIZE;
+    ahead = h->large_reads ? RECV_AHEAD_NEAR_LARGE : RECV_AHEAD_SIZE;
     if (direct)
       r = h->sock->ops->recv (h->sock, h->rbuf, h->rlen);
     else
-      r = h->sock->ops->recv (h->sock, h->ahead, RECV_AHEAD_SIZE);
+      r = h->sock->ops->recv (h->sock, h->ahead, ahead);
     if (r == -1) {
       if (errno == EAGAIN || errno == EWOULDBLOCK)
         return 1;
@@ -155,7 +157,7 @@ nbd_internal_recv_into_rbuf (struct nbd_handle *h)
       h->rlen -= r;
     }
     else {
-      h->recv_drained = r < RECV_AHEAD_SIZE;
+      h->recv_drained = (size_t) r < ahead;
       h->ahead_start = 0;
       h->ahead_end = r;
     }
