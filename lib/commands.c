@@ -105,6 +105,48 @@ nbd_internal_command_gathered (struct nbd_handle *h, struct command *cmd,
   h->cmds_sending_tail = cmd;
 }
 
+static struct command **
+index_bucket (struct nbd_handle *h, uint64_t cookie)
+{
+  return &h->in_flight_index[cookie & (IN_FLIGHT_BUCKETS - 1)];
+}
+
+/* Add CMD to the head of the in-flight list (newest first, as the
+ * order of failures when the connection dies shows) and to the cookie
+ * index, so that a reply finds its command without a walk of the list.
+ */
+static void
+link_in_flight (struct nbd_handle *h, struct command *cmd)
+{
+  struct command **bucket = index_bucket (h, cmd->cookie);
+
+  cmd->prev = NULL;
+  cmd->next = h->cmds_in_flight;
+  if (cmd->next)
+    cmd->next->prev = cmd;
+  h->cmds_in_flight = cmd;
+  cmd->bucket_next = *bucket;
+  *bucket = cmd;
+}
+
+static struct command *
+find_in_flight (struct nbd_handle *h, uint64_t cookie)
+{
+  struct command *cmd = *index_bucket (h, cookie);
+
+  while (cmd && cmd->cookie != cookie)
+    cmd = cmd->bucket_next;
+  return cmd;
+}
+
+/* The in-flight list is detached whole: empty the index too. */
+static void
+clear_in_flight (struct nbd_handle *h)
+{
+  h->cmds_in_flight = NULL;
+  memset (h->in_flight_index, 0, sizeof h->in_flight_index);
+}
+
 /* SENT bytes of the gathered send have left: every command wholly
  * among them is in flight now, and may be answered (NBD_CMD_DISC gets
  * no reply, so it is freed).
@@ -123,8 +165,7 @@ nbd_internal_commands_sent (struct nbd_handle *h, size_t sent)
       free (cmd);
       continue;
     }
-    cmd->next = h->cmds_in_flight;
-    h->cmds_in_flight = cmd;
+    link_in_flight (h, cmd);
   }
 }
 
@@ -352,7 +393,7 @@ int
 nbd_internal_reply_command (struct nbd_handle *h, uint64_t cookie,
                             struct command **cmd)
 {
-  *cmd = find_cookie (h->cmds_in_flight, cookie);
+  *cmd = find_in_flight (h, cookie);
   if (*cmd == NULL && find_cookie (h->cmds_sending, cookie)) {
     set_error (EPROTO, "the server replied to command %" PRIu64
                " before its request was sent in full", cookie);
@@ -364,14 +405,20 @@ nbd_internal_reply_command (struct nbd_handle *h, uint64_t cookie,
 static void
 unlink_in_flight (struct nbd_handle *h, struct command *cmd)
 {
-  struct command **pp;
+  struct command **pp = index_bucket (h, cmd->cookie);
 
-  for (pp = &h->cmds_in_flight; *pp; pp = &(*pp)->next)
-    if (*pp == cmd) {
-      *pp = cmd->next;
-      break;
-    }
-  cmd->next = NULL;
+  while (*pp != cmd) {
+    assert (*pp != NULL);
+    pp = &(*pp)->bucket_next;
+  }
+  *pp = cmd->bucket_next;
+  if (cmd->prev)
+    cmd->prev->next = cmd->next;
+  else
+    h->cmds_in_flight = cmd->next;
+  if (cmd->next)
+    cmd->next->prev = cmd->prev;
+  cmd->next = cmd->prev = cmd->bucket_next = NULL;
 }
 
 /* CMD, off every list, is finished: check a read was covered, call
@@ -457,7 +504,7 @@ nbd_internal_abort_commands (struct nbd_handle *h)
 
   h->cmds_to_issue = h->cmds_to_issue_tail = NULL;
   h->cmds_sending = h->cmds_sending_tail = NULL;
-  h->cmds_in_flight = NULL;
+  clear_in_flight (h);
   h->reply_parked = 0;
   /* h->reply_cmd still names a read being received, for zero_unfilled. */
   fail_list (h, to_issue, ENOTCONN);
@@ -503,7 +550,7 @@ nbd_internal_free_all_commands (struct nbd_handle *h)
 
   h->cmds_to_issue = h->cmds_to_issue_tail = NULL;
   h->cmds_sending = h->cmds_sending_tail = NULL;
-  h->cmds_in_flight = NULL;
+  clear_in_flight (h);
   h->cmds_done = h->cmds_done_tail = NULL;
   for (i = 0; i < 4; ++i) {
     struct command *cmd = lists[i], *next;
@@ -533,7 +580,7 @@ nbd_unlocked_aio_command_completed (struct nbd_handle *h, uint64_t cookie)
     if (cmd->cookie == cookie)
       break;
   if (cmd == NULL) {
-    if (find_cookie (h->cmds_in_flight, cookie) ||
+    if (find_in_flight (h, cookie) ||
         find_cookie (h->cmds_sending, cookie) ||
         find_cookie (h->cmds_to_issue, cookie))
       return 0;

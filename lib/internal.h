@@ -48,6 +48,10 @@ enum { PROTOCOL_UNKNOWN, PROTOCOL_OLDSTYLE, PROTOCOL_NEWSTYLE,
 #define RECV_AHEAD_NEAR_LARGE (4 * 1024)
 /* Payloads under this size are copied into the gathered send. */
 #define SMALL_PAYLOAD (64 * 1024)
+/* Buckets of the index of in-flight commands by cookie (a power of 2:
+ * cookies count up, so consecutive commands land in distinct buckets).
+ */
+#define IN_FLIGHT_BUCKETS 128
 
 /* A growable vector of strings (NULL-terminated when used as argv). */
 struct string_vector {
@@ -114,6 +118,8 @@ struct command_cb {
 /* A command in one of the three lists of the handle. */
 struct command {
   struct command *next;
+  struct command *prev;         /* in flight: the list is doubly linked */
+  struct command *bucket_next;  /* in flight: the cookie index's chain */
   uint16_t flags;               /* NBD_CMD_FLAG_* sent on the wire */
   uint16_t type;                /* NBD_CMD_* */
   uint64_t cookie;
@@ -278,6 +284,7 @@ struct nbd_handle {
   struct command *cmds_to_issue, *cmds_to_issue_tail;
   struct command *cmds_sending, *cmds_sending_tail;
   struct command *cmds_in_flight;
+  struct command *in_flight_index[IN_FLIGHT_BUCKETS]; /* by cookie */
   struct command *cmds_done, *cmds_done_tail;
   int in_flight;                /* all unretired commands but done ones */
   uint64_t unique;              /* last cookie handed out */
