@@ -64,7 +64,14 @@ def print_version():
 
 
 def print_lines(lines):
-    print("\n".join(lines))
+    """A reader that stops early (nbdsh --long-options | head -1) is
+    not an error worth a traceback: end quietly, as a SIGPIPE would."""
+    try:
+        print("\n".join(lines), flush=True)
+    except BrokenPipeError:
+        # Python would flush stdout again at exit and fail once more.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
 
 
 def informational(args):

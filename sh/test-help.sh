@@ -36,3 +36,8 @@ expect "$tmp/out" "--base-allocation
 --uri
 --verbose
 --version"
+
+# A reader that closes the pipe early gets no traceback on stderr.
+# (The reader closes at once, so the write fails with EPIPE.)
+$VG nbdsh --long-options 2> "$tmp/err" | true
+test ! -s "$tmp/err" || { cat "$tmp/err"; exit 1; }
