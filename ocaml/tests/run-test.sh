@@ -1,0 +1,23 @@
+#!/bin/bash -
+# run-test.sh: run one test of the OCaml bindings (a native program,
+# the byte code one, or a shell script), or skip it saying why.
+set -u
+t=$1
+if ! nbdkit --version >/dev/null 2>&1; then
+  echo "$0: skipped: nbdkit is needed"
+  exit 77
+fi
+case "$t" in
+  *.bc)
+    # ocamlrun is not built with the sanitizers: in a sanitizer build
+    # the runtimes would have to come first in a program that is not
+    # ours, so the byte code test is left to the plain build.
+    if [ -n "${OCAML_SANITIZE:-}" ]; then
+      echo "$0: skipped: byte code (ocamlrun) in a sanitizer build"
+      exit 77
+    fi
+    export CAML_LD_LIBRARY_PATH="$abs_builddir${CAML_LD_LIBRARY_PATH:+:$CAML_LD_LIBRARY_PATH}"
+    exec ocamlrun "$t" ;;
+  *.sh) exec bash "$t" ;;
+  *) exec $VG "$t" ;;
+esac
