@@ -605,8 +605,10 @@ goes the other way, for the C<int ref> error argument of callbacks.";
   "Arguments", "\
 Optional arguments of the C calls are OCaml optional arguments:
 C<?flags> (a list such as C<[NBD.CMD_FLAG.FUA]>) and C<?completion>.
-Enums are variants, flags lists of variants; a value the binding does
-not know is C<UNKNOWN n>.  Offsets and sizes are C<int64>; 32-bit
+Enums are variants, flags lists of variants.  An enum value the
+binding does not know is C<UNKNOWN n> with the value; a flag it does
+not know is C<UNKNOWN n> with the bit's position (C<UNKNOWN 3> is
+C<1 lsl 3>), as in libnbd 1.22.  Offsets and sizes are C<int64>; 32-bit
 unsigned values, such as extent flags, are C<int64> as well.";
   "Buffers", "\
 The asynchronous reads and writes take an C<NBD.Buffer.t>, a Bigarray

@@ -81,7 +81,7 @@ mlnbd_callback_raised (const char *cbname, value exn)
 /* ---- arguments ---- */
 
 /* A list of flag variants to bits: the i-th constant constructor is
- * bits[i], UNKNOWN n is n.
+ * bits[i], UNKNOWN n is bit n (as in libnbd 1.22).
  */
 uint32_t
 mlnbd_flags_val (value list, const uint32_t *bits, size_t n)
@@ -97,24 +97,24 @@ mlnbd_flags_val (value list, const uint32_t *bits, size_t n)
       r |= bits[Int_val (f)];
     }
     else {
-      intnat u = Long_val (Field (f, 0));
+      intnat bit = Long_val (Field (f, 0));
 
-      if (u < 0 || u > UINT32_MAX)
-        caml_invalid_argument ("NBD: UNKNOWN flag out of range");
-      r |= (uint32_t) u;
+      if (bit < 0 || bit > 31)
+        caml_invalid_argument ("NBD: UNKNOWN flag: bit out of range");
+      r |= UINT32_C (1) << bit;
     }
   }
   return r;
 }
 
-/* Bits to a list of variants: the known ones, then UNKNOWN for each
- * bit left.
+/* Bits to a list of variants, lowest bit first: a bit the binding
+ * does not know is UNKNOWN of its position.
  */
 value
 mlnbd_val_flags (uint32_t flags, const uint32_t *bits, size_t n)
 {
   CAMLparam0 ();
-  CAMLlocal3 (list, cell, unk);
+  CAMLlocal3 (list, cell, f);
   size_t i;
   int b;
 
@@ -128,13 +128,13 @@ mlnbd_val_flags (uint32_t flags, const uint32_t *bits, size_t n)
       if (bits[i] == bit)
         break;
     if (i < n)
-      unk = Val_int (i);
+      f = Val_int (i);
     else {
-      unk = caml_alloc_small (1, 0);
-      Field (unk, 0) = Val_long (bit);
+      f = caml_alloc_small (1, 0);
+      Field (f, 0) = Val_int (b);
     }
     cell = caml_alloc_small (2, 0);
-    Field (cell, 0) = unk;
+    Field (cell, 0) = f;
     Field (cell, 1) = list;
     list = cell;
   }
