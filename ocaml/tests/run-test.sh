@@ -9,8 +9,12 @@ if ! nbdkit --version >/dev/null 2>&1; then
 fi
 # The OCaml runtime (4.14 and older) never frees the alternate signal
 # stack it sets up at startup.
+# And each thread of the threads library gets an alternate signal
+# stack of OCaml's, which AddressSanitizer then fails to unmap as its
+# own when the thread ends: let OCaml alone set them up.
 if [ -n "${OCAML_SANITIZE:-}" ]; then
   export LSAN_OPTIONS="suppressions=$srcdir/tests/lsan-suppressions${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+  export ASAN_OPTIONS="use_sigaltstack=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 fi
 case "$t" in
   *.bc)
