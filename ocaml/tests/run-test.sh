@@ -7,6 +7,14 @@ if ! nbdkit --version >/dev/null 2>&1; then
   echo "$0: skipped: nbdkit is needed"
   exit 77
 fi
+case "${OCAML_SANITIZE:-}" in
+  *thread*)
+    # ThreadSanitizer sees only the synchronisation of instrumented
+    # code, and the OCaml runtime is not instrumented: its reports
+    # could not be trusted.
+    echo "$0: skipped: the OCaml runtime is not instrumented for ThreadSanitizer"
+    exit 77 ;;
+esac
 # The OCaml runtime (4.14 and older) never frees the alternate signal
 # stack it sets up at startup.
 # And each thread of the threads library gets an alternate signal
