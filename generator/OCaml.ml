@@ -114,12 +114,13 @@ let comment_text where pod =
     | '"' -> Buffer.add_char b '\''
     | '*' when i + 1 < n && s.[i + 1] = ')' -> Buffer.add_string b "* "
     | '(' when i + 1 < n && s.[i + 1] = '*' -> Buffer.add_string b "( "
-    | '{' | '}' | '[' | ']' | '@' -> Buffer.add_char b '\\'; Buffer.add_char b ch
+    | '{' | '}' | '[' | ']' | '@' ->
+       Buffer.add_char b '\\'; Buffer.add_char b ch
     | ch -> Buffer.add_char b ch) s;
   Buffer.contents b
 
 let pr_doc_comment indent where shortdesc longdesc =
-  pr "%s(** %s\n" indent (comment_text where shortdesc);
+  pr "%s(** %s\n\n" indent (comment_text where shortdesc);
   List.iter (fun l ->
     if String.trim l = "" then pr "\n" else pr "%s    %s\n" indent l
   ) (String.split_on_char '\n' (comment_text where longdesc));
@@ -409,7 +410,10 @@ let pr_stub (name, c) =
        params false rest in
   params true values;
   pr "  CAMLlocal1 (rv);\n";
-  pr "  struct nbd_handle *h = mlnbd_handle (hv, \"NBD.%s\");\n" name;
+  let line =
+    sprintf "  struct nbd_handle *h = mlnbd_handle (hv, \"NBD.%s\");" name in
+  if String.length line <= 80 then pr "%s\n" line
+  else pr "  struct nbd_handle *h =\n    mlnbd_handle (hv, \"NBD.%s\");\n" name;
   (* Declarations, then the conversions that cannot fail for want of
      memory; everything allocated comes after, so that one failed
      allocation can release the others. *)
@@ -444,8 +448,9 @@ let pr_stub (name, c) =
          cl.cbname cl.cbname;
        allocs := `Closure (cl, false) :: !allocs
     | Enum (n, e) ->
-       pr "  int %s = mlnbd_enum_val (%sv, %s, NELEMS (%s));\n"
-         n n (enum_table e) (enum_table e)
+       GoLang.pr_wrapped (sprintf "  int %s = mlnbd_enum_val (" n)
+         [ n ^ "v"; enum_table e; sprintf "NELEMS (%s)" (enum_table e) ]
+         ");\n"
     | Fd n | Int n -> pr "  int %s = Int_val (%sv);\n" n n
     | Flags (n, f) ->
        GoLang.pr_wrapped (sprintf "  uint32_t %s = mlnbd_flags_val (" n)
