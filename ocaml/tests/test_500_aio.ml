@@ -67,4 +67,22 @@ let () =
   wait nbd c;
   check (Bytes.sub (NBD.Buffer.to_bytes rbuf) 0 512 = Bytes.make 512 '\000')
     "aio_zero";
+  NBD.close nbd;
+  (* A buffer the program dropped stays alive while its command is in
+     flight (the server delays the read), and is collected after. *)
+  let nbd = connected [ "--filter=delay"; "memory"; "1M"; "rdelay=500ms" ] in
+  let freed = ref false in
+  let start () =
+    let buf = NBD.Buffer.alloc 65536 in
+    Gc.finalise (fun _ -> freed := true) buf;
+    NBD.aio_pread nbd buf 0L in
+  let c = start () in
+  Gc.full_major ();
+  Gc.full_major ();
+  check (not !freed) "buffer collected while its read was in flight";
+  check (NBD.aio_in_flight nbd = 1) "read in flight";
+  wait nbd c;
+  Gc.full_major ();
+  Gc.full_major ();
+  check !freed "buffer not collected after its read retired";
   NBD.close nbd
