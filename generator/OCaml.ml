@@ -423,12 +423,7 @@ let pr_stub (name, c) =
        pr "  nbd_%s_callback %s_callback = { .callback = NULL };\n"
          cl.cbname cl.cbname;
        allocs := `Closure (cl, true) :: !allocs
-    | OFlags (n, f, _) ->
-       pr "  uint32_t %s = 0;\n" n;
-       pr "  if (Is_some (%sv))\n" n;
-       GoLang.pr_wrapped (sprintf "    %s = mlnbd_flags_val (" n)
-         [ sprintf "Some_val (%sv)" n; flags_table f;
-           sprintf "NELEMS (%s)" (flags_table f) ] ");\n"
+    | OFlags (n, _, _) -> pr "  uint32_t %s = 0;\n" n
   ) c.optargs;
   List.iter (function
     | Bool n -> pr "  bool %s = Bool_val (%sv);\n" n n
@@ -472,8 +467,18 @@ let pr_stub (name, c) =
     | UInt64 n -> pr "  uint64_t %s = Int64_val (%sv);\n" n n
     | UIntPtr n -> pr "  uintptr_t %s = (uintptr_t) Long_val (%sv);\n" n n
   ) c.args;
-  pr "  %s r;\n\n" (C.c_ret_type c.ret);
+  pr "  %s r;\n" (C.c_ret_type c.ret);
   let allocs = List.rev !allocs in
+  if allocs <> [] || List.exists (function OFlags _ -> true | _ -> false)
+                       c.optargs then pr "\n";
+  List.iter (function
+    | OFlags (n, f, _) ->
+       pr "  if (Is_some (%sv))\n" n;
+       GoLang.pr_wrapped (sprintf "    %s = mlnbd_flags_val (" n)
+         [ sprintf "Some_val (%sv)" n; flags_table f;
+           sprintf "NELEMS (%s)" (flags_table f) ] ");\n"
+    | OClosure _ -> ()
+  ) c.optargs;
   (* Allocate.  Strings and bytes are copied out of the OCaml heap: a
      compaction in another thread may move them during the call. *)
   let buf = persistent_buffer c in
@@ -506,12 +511,15 @@ let pr_stub (name, c) =
       | `Closure _ -> ()) allocs in
   if failed <> [] then (
     pr "  if (%s) {\n" (String.concat " ||\n      " failed);
-    List.iter (function
-      | `BytesIn n | `BytesOut n | `String n -> pr "    free (%s);\n" n
-      | `StringList n -> pr "    mlnbd_free_string_list (%s);\n" n
-      | `Closure (cl, _) ->
-         pr "    mlnbd_closure_release (%s_callback.user_data);\n" cl.cbname
-    ) allocs;
+    (* One failed: release the others (each takes NULL). *)
+    if List.length allocs > 1 then
+      List.iter (function
+        | `BytesIn n | `BytesOut n | `String n -> pr "    free (%s);\n" n
+        | `StringList n -> pr "    mlnbd_free_string_list (%s);\n" n
+        | `Closure (cl, _) ->
+           pr "    mlnbd_closure_release (%s_callback.user_data);\n"
+             cl.cbname
+      ) allocs;
     pr "    caml_raise_out_of_memory ();\n  }\n"
   );
   pr "\n";
