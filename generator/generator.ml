@@ -29,4 +29,6 @@ let () =
   (* The man pages and their list for docs/Makefile.am. *)
   let docs = Filename.concat outdir "docs" in
   if not (Sys.file_exists docs) then Unix.mkdir docs 0o755;
-  Man.generate_man_pages out
+  Man.generate_man_pages out;
+  (* After the docs/ directory exists: it writes libnbd-ocaml.3. *)
+  OCaml.generate out
