@@ -419,8 +419,9 @@ let generate_bindings () =
 (* ---- async_bindings.rs ---- *)
 
 (* Calls of the handle the AsyncHandle does not offer as they are: the
-   event loop drives the fd, and each aio call is an async method
-   named without its aio_ prefix, replacing the blocking call. *)
+   event loop drives the fd and retires the commands, and each aio
+   call is an async method named without its aio_ prefix, replacing
+   the blocking call. *)
 let async_name name =
   if string_starts_with ~prefix:"aio_" name then
     String.sub name 4 (String.length name - 4)
@@ -432,8 +433,9 @@ let async_calls =
 let sync_calls_of_async =
   List.filter (fun (name, c) ->
     c.async_kind = None
-    && not (string_starts_with ~prefix:"aio_" name)
-    && not (List.mem name [ "poll"; "poll2" ])
+    && not (List.mem name [ "poll"; "poll2"; "aio_get_fd"; "aio_notify_read";
+                            "aio_notify_write"; "aio_command_completed";
+                            "aio_peek_command_completed" ])
     && not (List.exists (fun (n, _) -> async_name n = name) async_calls)
   ) calls
 

@@ -53,7 +53,7 @@ impl AioBuffer {
 
     /// The length in bytes.
     pub fn len(&self) -> usize {
-        unsafe { (*self.inner.data.get()).len() }
+        unsafe { (&*self.inner.data.get()).len() }
     }
 
     /// Is the buffer empty?
