@@ -10,6 +10,11 @@ use std::sync::{Arc, Mutex};
 use tokio::io::unix::AsyncFd;
 use tokio::sync::{oneshot, watch, Notify};
 
+/// A Result whose error can be shared, as libnbd 1.22's crate names it
+/// for its async calls.  The async methods here return [Result]; `?`
+/// turns their errors into this one.
+pub type SharedResult<T, E = Arc<Error>> = std::result::Result<T, E>;
+
 /// A handle whose asynchronous calls are `async fn`s.  Create it inside
 /// a tokio runtime; dropping it stops its task and closes the handle.
 pub struct AsyncHandle {

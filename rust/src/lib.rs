@@ -17,7 +17,7 @@ pub mod types;
 mod utils;
 
 #[cfg(feature = "tokio")]
-pub use async_handle::AsyncHandle;
+pub use async_handle::{AsyncHandle, SharedResult};
 pub use bindings::*;
 pub use error::{Error, ErrorKind, FatalErrorKind, Result};
 pub use handle::Handle;
