@@ -33,7 +33,8 @@ case "${RUST_SANITIZE:-}" in
     rust_preload="$rust_preload${rust_preload:+ }$("${CC:-cc}" -print-file-name=libubsan.so)" ;;
 esac
 if [ -n "$rust_preload" ]; then
-  export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="env LD_PRELOAD=$rust_preload"
+  # cargo splits the runner at spaces: ld.so takes ':' between names too.
+  export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="env LD_PRELOAD=$(echo $rust_preload | tr " " :)"
   # Rust's runtime allocates for the life of the program.
   export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 fi
