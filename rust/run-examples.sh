@@ -56,7 +56,8 @@ check fetch-first-sector \
   '^00000000: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 08$' \
   "$ex/fetch-first-sector" "$uri"
 check connect-command '^size: 2097152$' \
-  "$ex/connect-command" nbdkit -s --exit-with-parent memory size=2M
+  "$ex/connect-command" env -u LD_PRELOAD \
+  nbdkit -s --exit-with-parent memory size=2M
 kill "$(cat "$d/pid")"; wait; rm -f "$d/pid" "$d/sock"
 nbdkit -f -U "$d/sock" -P "$d/pid" --exit-with-parent memory size=1M &
 for i in $(seq 100); do [ -s "$d/pid" ] && break; sleep 0.1; done

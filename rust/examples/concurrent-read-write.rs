@@ -1,5 +1,7 @@
 //! Write and read back distinct blocks concurrently through one
-//! AsyncHandle, from many tokio tasks, and check every byte.
+//! AsyncHandle, from many tokio tasks, and check every byte.  The
+//! tasks and the handle's event loop share one thread: the commands
+//! overlap on the connection, not on the CPU.
 //! Usage: concurrent-read-write URI   (a writable export of >= 1 MiB)
 use libnbd::AsyncHandle;
 use std::sync::Arc;
@@ -12,8 +14,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let uri = std::env::args()
         .nth(1)
         .expect("usage: concurrent-read-write URI");
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     rt.block_on(async move {

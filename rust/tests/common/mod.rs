@@ -6,8 +6,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// argv of an nbdkit serving on stdin/stdout, for connect_command.
+/// In a sanitizer build the test program runs with the sanitizer
+/// runtimes in LD_PRELOAD (see cargo-env.sh); nbdkit must not inherit
+/// them, as it can then deadlock in its exit handlers.
 pub fn nbdkit(args: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = ["nbdkit", "-s", "--exit-with-parent"]
+    let mut v: Vec<String> = ["env", "-u", "LD_PRELOAD", "nbdkit", "-s", "--exit-with-parent"]
         .iter()
         .map(|s| s.to_string())
         .collect();
@@ -37,6 +40,7 @@ impl Server {
         let sock = dir.join("sock");
         let pidfile = dir.join("pid");
         let child = Command::new("nbdkit")
+            .env_remove("LD_PRELOAD")
             .arg("-f")
             .arg("--exit-with-parent")
             .arg("-U")
