@@ -22,20 +22,4 @@ if cmp -s .cargo/config.toml.new .cargo/config.toml; then
 else
   mv .cargo/config.toml.new .cargo/config.toml
 fi
-# In a sanitizer build the test programs are not instrumented, but the
-# libnbd.so they load is: its runtimes must be loaded first.
-rust_preload=
-case "${RUST_SANITIZE:-}" in
-  *address*) rust_preload="$("${CC:-cc}" -print-file-name=libasan.so)" ;;
-esac
-case "${RUST_SANITIZE:-}" in
-  *undefined*)
-    rust_preload="$rust_preload${rust_preload:+ }$("${CC:-cc}" -print-file-name=libubsan.so)" ;;
-esac
-if [ -n "$rust_preload" ]; then
-  # cargo splits the runner at spaces: ld.so takes ':' between names too.
-  export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="env LD_PRELOAD=$(echo $rust_preload | tr " " :)"
-  # Rust's runtime allocates for the life of the program.
-  export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
-fi
 set +e

@@ -6,10 +6,16 @@ if [ "${CARGO:-no}" = no ]; then
   echo "1..0 # SKIP Debian's cargo not found by configure (apt-get install cargo)"
   exit 0
 fi
+# A sanitizer build's libnbd.so needs its runtimes preloaded into the
+# uninstrumented Rust programs, and then those programs (like nbdkit
+# with them) hang now and then in p11-kit's exit handler, which GnuTLS
+# brings in: a freelocale that waits for ever on glibc's locale lock.
+# Python's tests avoid it by dropping LD_PRELOAD once python runs;
+# a Rust test program cannot, so the crate is tested in the plain build.
 case "${RUST_SANITIZE:-}" in
-  *thread*)
-    echo "1..0 # SKIP the Rust programs are not instrumented for" \
-         "ThreadSanitizer ($RUST_SANITIZE)"
+  *-fsanitize=*)
+    echo "1..0 # SKIP the Rust programs would need the sanitizer runtimes" \
+         "preloaded, and then hang at exit in p11-kit ($RUST_SANITIZE)"
     exit 0 ;;
 esac
 if ! command -v nbdkit >/dev/null; then
@@ -25,8 +31,6 @@ if ! "$CARGO" build --offline --quiet --examples >/dev/null 2>&1; then
   exit 0
 fi
 ex="$CARGO_TARGET_DIR/debug/examples"
-runner=()
-if [ -n "$rust_preload" ]; then runner=(env LD_PRELOAD="$rust_preload"); fi
 
 d=$(mktemp -d)
 cleanup () { kill "$(cat "$d/pid" 2>/dev/null)" 2>/dev/null; rm -rf "$d"; }
@@ -41,7 +45,7 @@ check ()
   local name=$1 expect=$2; shift 2
   local out
   n=$((n + 1))
-  out=$("${runner[@]}" "$@" 2>&1)
+  out=$("$@" 2>&1)
   printf '%s\n' "$out" | sed 's/^/# /'
   if printf '%s\n' "$out" | grep -q -e "$expect"; then
     echo "ok $n - $name"

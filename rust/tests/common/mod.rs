@@ -6,9 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// argv of an nbdkit serving on stdin/stdout, for connect_command.
-/// In a sanitizer build the test program runs with the sanitizer
-/// runtimes in LD_PRELOAD (see cargo-env.sh); nbdkit must not inherit
-/// them, as it can then deadlock in its exit handlers.
+/// nbdkit must not inherit sanitizer runtimes someone preloaded into
+/// the test program: it can then deadlock in its exit handlers.
 pub fn nbdkit(args: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = ["env", "-u", "LD_PRELOAD", "nbdkit", "-s", "--exit-with-parent"]
         .iter()
