@@ -6,7 +6,6 @@ use libc::{c_char, c_int, c_void};
 use std::ffi::{CStr, CString};
 use std::net::SocketAddr;
 use std::os::unix::ffi::OsStrExt;
-use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::ptr;
 
@@ -156,9 +155,4 @@ pub(crate) fn completion_sender(
         }
         1
     })
-}
-
-#[allow(dead_code)]
-pub(crate) fn catch<R>(f: impl FnOnce() -> R) -> std::thread::Result<R> {
-    panic::catch_unwind(AssertUnwindSafe(f))
 }
