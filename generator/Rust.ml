@@ -533,6 +533,7 @@ let pr_async_method (name, c) =
 
 let generate_async_bindings () =
   header ();
+  pr "// Not every call needs every type.\n#![allow(unused_imports)]\n\n";
   pr "use crate::sys;\n";
   pr "use crate::types::{Cookie, NbdExtent};\n";
   pr "use crate::utils;\n";
@@ -541,9 +542,8 @@ let generate_async_bindings () =
   pr "use std::net::SocketAddr;\n";
   pr "use std::os::unix::io::{IntoRawFd, OwnedFd, RawFd};\n";
   pr "use std::path::Path;\n";
+  pr "use std::ptr;\n";
   pr "use tokio::sync::oneshot;\n\n";
-  pr "#[allow(unused_imports)]\nuse std::ptr;\n";
-  pr "#[allow(dead_code)]\ntype Unused = (Cookie, NbdExtent, c_uint, RawFd);\n\n";
   pr "impl AsyncHandle {";
   List.iter pr_async_sync_method sync_calls_of_async;
   List.iter pr_async_method async_calls;
