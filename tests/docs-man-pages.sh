@@ -41,9 +41,10 @@ if ! diff -u "$tmp/calls" "$tmp/pages" > "$tmp/diff"; then
   exit 1
 fi
 
-# Each page, and the overview, must render without a single warning.
+# Each page, and the overviews (libnbd*.3: libnbd(3), libnbd-rust(3)),
+# must render without a single warning.
 status=0
-for f in "$docs/libnbd.3" "$docs"/nbd_*.3; do
+for f in "$docs"/libnbd*.3 "$docs"/nbd_*.3; do
   if ! groff -man -ww -z "$f" > "$tmp/out" 2>&1 || [ -s "$tmp/out" ]; then
     echo "$0: FAIL: $f:"
     cat "$tmp/out"

@@ -1,0 +1,40 @@
+//! The blocking handle: the generated methods are in bindings.rs.
+use crate::error::{Error, ErrorKind, FatalErrorKind, Result};
+use crate::sys;
+
+/// A libnbd handle: the settings and the state of one connection.
+///
+/// libnbd locks the handle in every call, so it may be shared between
+/// threads.  Dropping it closes the connection (nbd_close(3)).
+#[derive(Debug)]
+pub struct Handle {
+    pub(crate) handle: *mut sys::nbd_handle,
+}
+
+impl Handle {
+    /// A new, unconnected handle (nbd_create(3)).
+    pub fn new() -> Result<Self> {
+        let handle = unsafe { sys::nbd_create() };
+        if handle.is_null() {
+            return Err(Error::Fatal(FatalErrorKind::Libnbd(ErrorKind::last())));
+        }
+        Ok(Handle { handle })
+    }
+
+    /// The C handle, for calls this crate does not wrap.  It stays
+    /// valid as long as this Handle.
+    pub fn raw_handle(&self) -> *mut sys::nbd_handle {
+        self.handle
+    }
+}
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        unsafe { sys::nbd_close(self.handle) }
+    }
+}
+
+// The C handle takes its own lock in every call, and the closures it
+// holds are Send.
+unsafe impl Send for Handle {}
+unsafe impl Sync for Handle {}
