@@ -863,7 +863,6 @@ selected there remain in effect for the following L<nbd_opt_go(3)>.";
   "get_request_meta_context", {
     default_call with
     args = []; ret = RBool;
-    may_set_error = false;
     shortdesc = "see if connect automatically requests meta contexts";
     longdesc = "\
 Report whether libnbd negotiates the requested meta contexts on its

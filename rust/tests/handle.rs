@@ -26,7 +26,7 @@ fn defaults() {
     assert!(!nbd.get_full_info().unwrap());
     assert_eq!(nbd.get_tls(), Tls::Disable);
     assert!(nbd.get_request_structured_replies());
-    assert!(nbd.get_request_meta_context());
+    assert!(nbd.get_request_meta_context().unwrap());
     assert!(nbd.get_request_block_size().unwrap());
     assert!(nbd.get_pread_initialize());
     assert_eq!(
