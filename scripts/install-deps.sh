@@ -13,7 +13,7 @@ packages=(
   file python3 python3-dev groff-base perl gnuplot-nox
   libfuse3-dev fuse3
   rustc cargo librust-libc-dev librust-bitflags-dev librust-errno-dev
-  librust-tokio-dev
+  librust-log-dev librust-tokio-dev
 )
 
 missing=()

@@ -18,7 +18,31 @@ impl Handle {
         if handle.is_null() {
             return Err(Error::Fatal(FatalErrorKind::Libnbd(ErrorKind::last())));
         }
-        Ok(Handle { handle })
+        let nbd = Handle { handle };
+        #[cfg(feature = "log")]
+        nbd.debug_to_log()?;
+        Ok(nbd)
+    }
+
+    /// With the "log" feature, as libnbd 1.22's crate does: the
+    /// handle's debug messages go to log::debug!, their target the
+    /// libnbd function.  Only when a logger takes debug messages at
+    /// creation: libnbd's debug output costs a formatted message per
+    /// step of every command, a price nobody listening should pay.
+    #[cfg(feature = "log")]
+    fn debug_to_log(&self) -> Result<()> {
+        if !log::log_enabled!(log::Level::Debug) {
+            return Ok(());
+        }
+        self.set_debug_callback(|func, msg| {
+            log::debug!(
+                target: String::from_utf8_lossy(func).as_ref(),
+                "{}",
+                String::from_utf8_lossy(msg)
+            );
+            0
+        })?;
+        self.set_debug(true)
     }
 
     /// The C handle, for calls this crate does not wrap.  It stays
