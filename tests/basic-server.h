@@ -23,6 +23,8 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <inttypes.h>
+#include <dirent.h>
+#include <sys/stat.h>
 
 #include <libnbd.h>
 
@@ -34,7 +36,33 @@ static pid_t server_pid = -1;
 static char server_dir[64];
 static char server_sock[128];
 
-/* Kill the server and remove its socket and directory. */
+/* Remove PATH and, if it is a directory, all under it. */
+static inline void
+remove_tree (const char *path)
+{
+  struct stat st;
+  DIR *dir;
+  struct dirent *d;
+  char sub[512];
+
+  if (lstat (path, &st) == -1)
+    return;
+  if (S_ISDIR (st.st_mode) && (dir = opendir (path)) != NULL) {
+    while ((d = readdir (dir)) != NULL) {
+      if (strcmp (d->d_name, ".") == 0 || strcmp (d->d_name, "..") == 0)
+        continue;
+      if ((size_t) snprintf (sub, sizeof sub, "%s/%s", path, d->d_name)
+          < sizeof sub)
+        remove_tree (sub);
+    }
+    closedir (dir);
+  }
+  remove (path);
+}
+
+/* Kill the server and remove its socket and directory, with whatever
+ * else the test put there (scripts, keys, oddly named sockets).
+ */
 static inline void
 stop_server (void)
 {
@@ -48,7 +76,7 @@ stop_server (void)
     server_sock[0] = '\0';
   }
   if (server_dir[0]) {
-    rmdir (server_dir);
+    remove_tree (server_dir);
     server_dir[0] = '\0';
   }
 }
