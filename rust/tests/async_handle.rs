@@ -1,7 +1,7 @@
 //! AsyncHandle: connect, opt mode, pread, pread_structured, pwrite,
 //! block_status(_64), errors, panics and concurrency on tokio.
 mod common;
-use common::{nbdkit, pattern, Server};
+use common::{nbdkit, pattern, Server, TWO_EXPORTS};
 use libnbd::{AsyncHandle, CmdFlag, NbdExtent, CONTEXT_BASE_ALLOCATION, STATE_HOLE, STATE_ZERO};
 use std::sync::{Arc, Mutex};
 
@@ -55,16 +55,7 @@ async fn connect_failure_is_fatal() {
 async fn opt_mode() {
     let nbd = AsyncHandle::new().unwrap();
     nbd.set_opt_mode(true).unwrap();
-    nbd.connect_command(nbdkit(&[
-        "--filter=exportname",
-        "memory",
-        "size=1M",
-        "exportname=a",
-        "exportname=b",
-        "exportname-list=explicit",
-    ]))
-    .await
-    .unwrap();
+    nbd.connect_command(nbdkit(TWO_EXPORTS)).await.unwrap();
     assert!(nbd.aio_is_negotiating());
     let names = Arc::new(Mutex::new(Vec::new()));
     let n2 = names.clone();

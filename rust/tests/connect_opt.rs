@@ -1,7 +1,7 @@
 //! Connecting by command, URI and Unix socket; opt mode: list, info,
 //! meta contexts and their queries.
 mod common;
-use common::{nbdkit, Server};
+use common::{nbdkit, Server, TWO_EXPORTS};
 use libnbd::{Handle, CONTEXT_BASE_ALLOCATION};
 use std::sync::{Arc, Mutex};
 
@@ -73,15 +73,7 @@ fn opt_abort_and_go() {
 fn opt_list() {
     let nbd = Handle::new().unwrap();
     nbd.set_opt_mode(true).unwrap();
-    nbd.connect_command(nbdkit(&[
-        "--filter=exportname",
-        "memory",
-        "size=1M",
-        "exportname=a",
-        "exportname=b",
-        "exportname-list=explicit",
-    ]))
-    .unwrap();
+    nbd.connect_command(nbdkit(TWO_EXPORTS)).unwrap();
     let names = Arc::new(Mutex::new(Vec::new()));
     let names2 = names.clone();
     let n = nbd

@@ -17,6 +17,17 @@ pub fn nbdkit(args: &[&str]) -> Vec<String> {
     v
 }
 
+/// nbdkit arguments for a server that lists two exports, "a" and "b",
+/// for the opt mode tests, blocking and async.
+pub const TWO_EXPORTS: &[&str] = &[
+    "--filter=exportname",
+    "memory",
+    "size=1M",
+    "exportname=a",
+    "exportname=b",
+    "exportname-list=explicit",
+];
+
 /// An nbdkit listening on a Unix socket in a directory of its own;
 /// killed, and the directory removed, on drop.
 pub struct Server {
