@@ -17,12 +17,7 @@ dd if="$tmp/mp/nbd" of=/dev/null bs=64k count=2 iflag=direct status=none
 
 # Killed while nothing is in flight: nbdfuse finds out at the next
 # request.
-nbdkit_pid=$(cat "$tmp/sock.pid")
-kill -KILL $nbdkit_pid
-for _ in $(seq 100); do
-  kill -0 $nbdkit_pid 2>/dev/null || break
-  sleep 0.1
-done
+kill_nbdkit "$tmp/sock"
 
 # EIO, except that the first request on each of the 2 connections
 # may find the connection broken and fail with ENOTCONN.

@@ -37,12 +37,7 @@ start_nbdkit "$tmp/sock" memory size=1M
 start_nbdfuse "$tmp/mp" "$tmp/mp" --unix "$tmp/sock" 2> "$tmp/err"
 dd if="$tmp/mp/nbd" of=/dev/null bs=64k count=1 iflag=direct status=none
 # SIGKILL: the connection breaks, no reply says why.
-nbdkit_pid=$(cat "$tmp/sock.pid")
-kill -KILL $nbdkit_pid
-for _ in $(seq 100); do
-  kill -0 $nbdkit_pid 2>/dev/null || break
-  sleep 0.1
-done
+kill_nbdkit "$tmp/sock"
 if dd if="$tmp/mp/nbd" of=/dev/null bs=64k count=1 iflag=direct; then
   echo "$0: read from a server that is gone"
   exit 1

@@ -51,6 +51,21 @@ start_nbdkit ()
   uri="nbd+unix:///?socket=$sock"
 }
 
+# kill_nbdkit SOCKET: SIGKILL the nbdkit start_nbdkit started on
+# SOCKET, as a crash would end it, and wait until it is gone.
+kill_nbdkit ()
+{
+  local pid
+  pid=$(cat "$1.pid")
+  kill -KILL "$pid"
+  for _ in $(seq 100); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  echo "$0: nbdkit $pid did not die"
+  exit 1
+}
+
 # check_man_page PAGE PROGRAM [NAME...]: PAGE renders without groff
 # warnings and names every option PROGRAM lists with --long-options
 # and --short-options, and every NAME besides.  Needs $tmp.
