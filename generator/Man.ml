@@ -385,8 +385,7 @@ let generate_man_pages_mk () =
   List.iter (pr " \\\n\t%s") page_files;
   pr "\n"
 
-(* Write every page and the list with [out] (the docs/ directory must
-   exist). *)
+(* Write every page and the list with [out]. *)
 let generate_man_pages out =
   List.iter (fun (name, c) ->
     out (sprintf "docs/nbd_%s.3" name) (fun () -> generate_man_page name c)

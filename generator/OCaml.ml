@@ -655,10 +655,6 @@ let generate_libnbd_ocaml_3 () =
   pr "\\fBlibnbd\\fR(3),\n\\fBocamlfind\\fR(1)\n"
 
 let generate out =
-  let dir = Filename.concat
-              (try Sys.getenv "GENERATOR_OUTDIR" with Not_found -> ".")
-              "ocaml" in
-  if not (Sys.file_exists dir) then Unix.mkdir dir 0o755;
   out "ocaml/NBD.mli" generate_ocaml_nbd_mli;
   out "ocaml/NBD.ml" generate_ocaml_nbd_ml;
   out "ocaml/nbd-c.c" generate_ocaml_nbd_c_c;

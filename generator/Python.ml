@@ -551,10 +551,6 @@ let generate_python_nbd_py () =
   pr "    nbdsh.shell()\n"
 
 let generate out =
-  let dir = Filename.concat
-              (try Sys.getenv "GENERATOR_OUTDIR" with Not_found -> ".")
-              "python" in
-  if not (Sys.file_exists dir) then Unix.mkdir dir 0o755;
   out "python/methods.h" generate_python_methods_h;
   out "python/methods.c" generate_python_methods_c;
   out "python/nbd.py" generate_python_nbd_py

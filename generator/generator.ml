@@ -22,19 +22,9 @@ let () =
   out "lib/libnbd.syms" C.generate_lib_libnbd_syms;
   out "lib/states.h" States_emit.generate_lib_states_h;
   out "lib/states.c" (fun () -> States_emit.generate_lib_states_c fragments);
-  let golang = Filename.concat outdir "golang" in
-  if not (Sys.file_exists golang) then Unix.mkdir golang 0o755;
   GoLang.generate out;
   Python.generate out;
-  let rust = Filename.concat outdir "rust" in
-  List.iter (fun d ->
-    let d = Filename.concat rust d in
-    if not (Sys.file_exists d) then Unix.mkdir d 0o755)
-    [ ""; "src"; "libnbd-sys"; "libnbd-sys/src" ];
   (* The man pages and their list for docs/Makefile.am. *)
-  let docs = Filename.concat outdir "docs" in
-  if not (Sys.file_exists docs) then Unix.mkdir docs 0o755;
   Man.generate_man_pages out;
-  (* After the docs/ directory exists: it writes libnbd-ocaml.3. *)
   OCaml.generate out;
   Rust.generate out

@@ -12,7 +12,16 @@ let generated_by = "generator/generator"
 (* Write to a temporary file, then replace [filename] only if the
    contents differ, so make does not rebuild what did not change.
    Generated files are read-only so nobody edits them by hand. *)
+(* Create DIR and any missing parents (for a build tree outside the
+   source tree, whose directories may not exist yet). *)
+let rec mkdir_p dir =
+  if not (Sys.file_exists dir) then (
+    mkdir_p (Filename.dirname dir);
+    Unix.mkdir dir 0o755
+  )
+
 let output_to filename f =
+  mkdir_p (Filename.dirname filename);
   let tmp = filename ^ ".new" in
   let oc = open_out tmp in
   chan := oc;
