@@ -134,6 +134,16 @@ kill_nbdkit ()
   fi
 }
 
+# start_memory_server DIR: nbdkit memory 64M in the background on the
+# Unix socket DIR/sock, its pid in DIR/pid (the caller's EXIT trap
+# kills it); returns once the socket is there.
+start_memory_server ()
+{
+  nbdkit -U "$1/sock" -P "$1/pid" memory 64M
+  for _ in $(seq 100); do [ -S "$1/sock" ] && return 0; sleep 0.1; done
+  die "nbdkit did not start"
+}
+
 # make_tmpdir: a scratch directory in $tmpdir, removed at exit with any
 # nbdkit the script left running.
 make_tmpdir ()

@@ -84,8 +84,7 @@ gcc -O2 -I"$builddir/include" -I"$top_srcdir/include" "$tmp/loop.c" \
    -linkpkg "$builddir/ocaml/mlnbd.cmxa" loop.ml \
    -ccopt "-L$builddir/lib/.libs" -o loop-ocaml)
 
-nbdkit -U "$tmp/sock" -P "$tmp/pid" memory 64M
-for i in $(seq 100); do [ -S "$tmp/sock" ] && break; sleep 0.1; done
+start_memory_server "$tmp"
 uri="nbd+unix:///?socket=$tmp/sock"
 run () { env "${unfair_env[@]}" LD_LIBRARY_PATH="$builddir/lib/.libs" "$@"; }
 

@@ -42,8 +42,7 @@ echo "Debian's: $(debians -c "$check")"
 
 tmp="$(mktemp -d)"
 trap 'kill $(cat "$tmp/pid" 2>/dev/null) 2>/dev/null || :; rm -rf "$tmp"' EXIT
-nbdkit -U "$tmp/sock" -P "$tmp/pid" memory 64M
-for i in $(seq 100); do [ -S "$tmp/sock" ] && break; sleep 0.1; done
+start_memory_server "$tmp"
 
 ours "$script" "$tmp/sock" "$n" >/dev/null        # warm-up
 debians "$script" "$tmp/sock" "$n" >/dev/null
