@@ -453,18 +453,25 @@ let has_arg_checks c =
     | _ -> false) c.args
   || List.exists (function OFlags _ -> true | _ -> false) c.optargs
 
-(* pread_initialize: the read buffer a call zeroes.  A call with a
-   chunk callback (which may look at the whole buffer) zeroes it first,
-   even if the call then fails; one without zeroes it only if the call
-   fails before reaching lib/, which zeroes what a failed read did not
-   fill (lib/commands.c).  Returns (eager, late) buffer and count. *)
+(* pread_initialize: the read buffer a call zeroes.  An aio read
+   (BytesPersistOut), or one with a chunk callback (which may look at
+   the whole buffer), is zeroed first, even if the call then fails, as
+   in libnbd: after the call only the server's data writes it.  The
+   synchronous read without one is zeroed only if the call fails
+   before reaching lib/, which zeroes what a failed read did not fill
+   before the call returns (lib/commands.c).  Returns (eager, late)
+   buffer and count. *)
 let zeroed_read_buffers c =
   let has_chunk_cb = List.exists (function
     | Closure { cbname = "chunk"; _ } -> true | _ -> false) c.args in
-  let bufs = List.filter_map (function
-    | BytesOut (b, cn) | BytesPersistOut (b, cn) -> Some (b, cn)
+  let eager = List.filter_map (function
+    | BytesOut (b, cn) when has_chunk_cb -> Some (b, cn)
+    | BytesPersistOut (b, cn) -> Some (b, cn)
     | _ -> None) c.args in
-  if has_chunk_cb then bufs, [] else [], bufs
+  let late = List.filter_map (function
+    | BytesOut (b, cn) when not has_chunk_cb -> Some (b, cn)
+    | _ -> None) c.args in
+  eager, late
 
 let pr_zero_buffers ?(indent = "  ") bufs =
   List.iter (fun (b, cn) ->

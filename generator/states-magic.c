@@ -18,11 +18,11 @@ STATE_MACHINE {
   uint64_t version = be64toh (h->sbuf.magic[1]);
 
   if (be64toh (h->sbuf.magic[0]) != NBD_MAGIC) {
-    set_error (EPROTO, "handshake: server did not send the NBD magic");
+    set_error (0, "handshake: server did not send the NBD magic");
     return -1;
   }
   if (version != NBD_NEW_VERSION && version != NBD_OLD_VERSION) {
-    set_error (EPROTO, "handshake: unknown protocol version 0x%" PRIx64,
+    set_error (0, "handshake: unknown protocol version 0x%" PRIx64,
                version);
     return -1;
   }

@@ -75,7 +75,7 @@ STATE_MACHINE {
   }
   if (reply == NBD_REP_ACK) {
     if (!h->eflags_valid) {
-      set_error (EPROTO, "handshake: server omitted NBD_INFO_EXPORT");
+      set_error (0, "handshake: server omitted NBD_INFO_EXPORT");
       return -1;
     }
     if (opt_go_request (h))
@@ -84,7 +84,7 @@ STATE_MACHINE {
     return 0;
   }
   if (!NBD_REP_IS_ERR (reply)) {
-    set_error (EPROTO, "handshake: unexpected reply 0x%" PRIx32
+    set_error (0, "handshake: unexpected reply 0x%" PRIx32
                " to NBD_OPT_GO", reply);
     return -1;
   }
@@ -103,7 +103,7 @@ STATE_MACHINE {
     SET_NEXT_STATE (%.NEGOTIATING);
     return 0;
   }
-  nbd_internal_set_opt_reply_error (h, err, reply);
+  nbd_internal_set_opt_reply_error (h, reply);
   return -1;
 
  OPT_EXPORT_NAME.START:

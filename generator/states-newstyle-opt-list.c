@@ -35,10 +35,9 @@ STATE_MACHINE {
   if (reply == NBD_REP_ACK)
     nbd_internal_opt_complete (h, 0);
   else if (NBD_REP_IS_ERR (reply))
-    nbd_internal_opt_complete_msg (h, nbd_internal_opt_reply_errno (reply),
-                                   reply);
+    nbd_internal_opt_complete_msg (h, ENOTSUP, reply);  /* as libnbd */
   else {
-    set_error (EPROTO, "handshake: unexpected reply 0x%" PRIx32
+    set_error (0, "handshake: unexpected reply 0x%" PRIx32
                " to NBD_OPT_LIST", reply);
     return -1;
   }

@@ -91,7 +91,7 @@ STATE_MACHINE {
   }
   else if (NBD_REP_IS_ERR (reply)) {
     debug (h, "server refused the meta context request: 0x%" PRIx32, reply);
-    err = nbd_internal_opt_reply_errno (reply);
+    err = ENOTSUP;              /* whatever the error: as libnbd */
     /* Connecting goes on without contexts; an explicit request fails
      * and leaves none agreed.
      */
@@ -99,12 +99,12 @@ STATE_MACHINE {
       h->meta_valid = h->meta_contexts.len == 0;
   }
   else {
-    set_error (EPROTO, "handshake: unexpected reply 0x%" PRIx32
+    set_error (0, "handshake: unexpected reply 0x%" PRIx32
                " to a meta context option", reply);
     return -1;
   }
   if (opt_meta_request (h)) {
-    nbd_internal_opt_complete (h, err);
+    nbd_internal_opt_complete_msg (h, err, err ? reply : 0);
     SET_NEXT_STATE (%.NEGOTIATING);
   }
   else

@@ -64,7 +64,7 @@ STATE_MACHINE {
     return 0;
   }
   if (!NBD_REP_IS_ERR (reply)) {
-    set_error (EPROTO, "handshake: unexpected reply 0x%" PRIx32
+    set_error (0, "handshake: unexpected reply 0x%" PRIx32
                " to NBD_OPT_STARTTLS", reply);
     return -1;
   }

@@ -15,8 +15,8 @@ recv_reply_part (struct nbd_handle *h)
   switch (nbd_internal_recv_into_rbuf (h)) {
   case -1:
     return -1;
-  case 2:
-    set_error (ECONNRESET, "server closed the connection in a reply");
+  case 2:                       /* as libnbd says it, with no errno */
+    set_error (0, "recv: server disconnected unexpectedly");
     return -1;
   case 1:
     h->reply_parked = h->state;
@@ -80,12 +80,15 @@ STATE_MACHINE {
   case -1:
     return -1;
   case 2:
-    if (nothing_read && h->disconnect_request &&
-        h->cmds_in_flight == NULL) {
+    /* The server closed at a reply boundary: the connection is over,
+     * not broken (CLOSED, commands still out fail with ENOTCONN), as
+     * in libnbd; inside a reply it is an error.
+     */
+    if (nothing_read) {
       SET_NEXT_STATE (%.CLOSED);
       return 0;
     }
-    set_error (ECONNRESET, "server closed the connection unexpectedly");
+    set_error (0, "recv: server disconnected unexpectedly");
     return -1;
   case 1:
     if (short_header_bad_magic (h)) {

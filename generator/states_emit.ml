@@ -309,6 +309,26 @@ run (struct nbd_handle *h)
   }
 }
 
+/* Make the handle dead now, failing every command and the option
+ * under way (the error already set stays the handle's), unless the
+ * connection is over already.
+ */
+void
+nbd_internal_go_dead (struct nbd_handle *h)
+{
+  enum state next = STATE_DEAD_START;
+  bool blocked = false;
+
+  if (nbd_internal_is_state_dead (h->state) ||
+      nbd_internal_is_state_closed (h->state))
+    return;
+  debug (h, \"state %%s abandoned, handle is dead\",
+         state_table[h->state].name);
+  h->state = STATE_DEAD_START;
+  (void) state_table[STATE_DEAD_START].enter (h, &next, &blocked);
+  nbd_internal_set_public_state (h, h->state);
+}
+
 /* Post an external event: move to the state it leads to and run. */
 int
 nbd_internal_run (struct nbd_handle *h, enum external_event ev)

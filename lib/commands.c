@@ -37,9 +37,9 @@ retire_and_free_command (struct command *cmd)
   free (cmd);
 }
 
-/* This file is the one owner of the three command lists and of the
- * in_flight count (commands queued or in flight, NBD_CMD_DISC aside):
- * every move between lists happens here.
+/* This file is the one owner of the four command lists, the cookie
+ * index and the in_flight count (commands queued or in flight,
+ * NBD_CMD_DISC aside): every move between lists happens here.
  */
 
 /* A read whose data bypasses the read-ahead (see socket.c). */
@@ -60,10 +60,12 @@ enqueue (struct nbd_handle *h, struct command *cmd)
     h->cmds_to_issue = cmd;
   }
   h->cmds_to_issue_tail = cmd;
+  cmd->state = CMD_QUEUED;
   if (cmd->type == NBD_CMD_DISC)
     h->disconnect_request = true;
   else {
     assert (h->in_flight >= 0 && h->in_flight < INT_MAX);
+    nbd_internal_cookie_index_insert (&h->cookies, cmd);
     __atomic_add_fetch (&h->in_flight, 1, __ATOMIC_RELAXED);
     h->large_reads += is_large_read (cmd);
   }
@@ -85,16 +87,18 @@ dequeue (struct nbd_handle *h)
   return cmd;
 }
 
-/* The first queued command, CMD, is gathered for sending: it is
- * being sent until the first SEND_END bytes of the gathered send have
- * left (nbd_internal_commands_sent).
+/* The first queued command, CMD, is gathered for sending: its bytes
+ * are SEND_START to SEND_END of the gathered send, and it is being
+ * sent until they have left (nbd_internal_commands_sent).
  */
 void
 nbd_internal_command_gathered (struct nbd_handle *h, struct command *cmd,
-                               size_t send_end)
+                               size_t send_start, size_t send_end)
 {
   assert (cmd == h->cmds_to_issue);
   dequeue (h);
+  cmd->state = CMD_SENDING;
+  cmd->send_start = send_start;
   cmd->send_end = send_end;
   if (h->cmds_sending_tail) {
     assert (h->cmds_sending_tail->send_end <= send_end);
@@ -105,46 +109,18 @@ nbd_internal_command_gathered (struct nbd_handle *h, struct command *cmd,
   h->cmds_sending_tail = cmd;
 }
 
-static struct command **
-index_bucket (struct nbd_handle *h, uint64_t cookie)
-{
-  return &h->in_flight_index[cookie & (IN_FLIGHT_BUCKETS - 1)];
-}
-
-/* Add CMD to the head of the in-flight list (newest first, as the
- * order of failures when the connection dies shows) and to the cookie
- * index, so that a reply finds its command without a walk of the list.
+/* Add CMD to the head of the in-flight list: newest first, the order
+ * in which they fail when the connection dies, as in libnbd.
  */
 static void
 link_in_flight (struct nbd_handle *h, struct command *cmd)
 {
-  struct command **bucket = index_bucket (h, cmd->cookie);
-
+  cmd->state = CMD_IN_FLIGHT;
   cmd->prev = NULL;
   cmd->next = h->cmds_in_flight;
   if (cmd->next)
     cmd->next->prev = cmd;
   h->cmds_in_flight = cmd;
-  cmd->bucket_next = *bucket;
-  *bucket = cmd;
-}
-
-static struct command *
-find_in_flight (struct nbd_handle *h, uint64_t cookie)
-{
-  struct command *cmd = *index_bucket (h, cookie);
-
-  while (cmd && cmd->cookie != cookie)
-    cmd = cmd->bucket_next;
-  return cmd;
-}
-
-/* The in-flight list is detached whole: empty the index too. */
-static void
-clear_in_flight (struct nbd_handle *h)
-{
-  h->cmds_in_flight = NULL;
-  memset (h->in_flight_index, 0, sizeof h->in_flight_index);
 }
 
 /* SENT bytes of the gathered send have left: every command wholly
@@ -181,23 +157,17 @@ free_unused_cb (struct command_cb *cb)
   }
 }
 
-/* With pread_initialize on, a read without a chunk callback is not
- * zeroed when it is queued (the wrapper zeroes one with a chunk
- * callback, which may look at the buffer): no one may look at the
- * buffer before the command is done, and a read succeeds only when
- * every byte arrived.  So only a failed read is zeroed, here, before
- * its completion runs: every byte no reply filled, leaving what
- * arrived, as libnbd 1.22 leaves it.
- */
-static bool
-reads_zeroed_late (struct nbd_handle *h, uint16_t type, void *data,
-                   const struct command_cb *cb)
-{
-  return type == NBD_CMD_READ && data != NULL && h->pread_initialize &&
-    (cb == NULL || cb->kind != CB_CHUNK);
-}
-
-/* Zero the bytes of a failed read that no reply filled: outside every
+/* With pread_initialize on, the generated wrapper zeroes the buffer
+ * of an aio read when the call is made, as libnbd does: after the call
+ * the buffer is written only by the server's data, even if the
+ * program gives up on the read and frees the buffer before closing.
+ * A synchronous nbd_pread (without a chunk callback) is not zeroed up
+ * front: its buffer belongs to the call until it returns, nothing can
+ * look at it before, and it succeeds only when every byte arrived.  So
+ * only a failed one is zeroed, here, before the call returns: every
+ * byte no reply filled, leaving what arrived, as libnbd leaves it.
+ *
+ * Zero the bytes of a failed read that no reply filled: outside every
  * range placed (overlapping or not), and the rest of a chunk still
  * being received into it.
  */
@@ -303,7 +273,8 @@ check_size (struct nbd_handle *h, uint16_t type, uint64_t count)
 static int64_t
 queue_command (struct nbd_handle *h, uint16_t flags, uint16_t type,
                uint64_t offset, uint64_t count, int count_err, void *data,
-               char *filter, uint32_t filter_len, struct command_cb *cb)
+               char *filter, uint32_t filter_len, struct command_cb *cb,
+               bool zero_late)
 {
   struct command *cmd;
   int64_t cookie;
@@ -324,7 +295,7 @@ queue_command (struct nbd_handle *h, uint16_t flags, uint16_t type,
   cmd->data = data;
   cmd->filter = filter;
   cmd->filter_len = filter_len;
-  cmd->zero_unfilled = reads_zeroed_late (h, type, data, cb);
+  cmd->zero_unfilled = zero_late;
   cmd->cookie = cookie = ++h->unique;
   if (cb) {
     cmd->cb = *cb;
@@ -344,7 +315,7 @@ queue_command (struct nbd_handle *h, uint16_t flags, uint16_t type,
   return cookie;
 
  err:
-  if (reads_zeroed_late (h, type, data, cb))
+  if (zero_late)
     memset (data, 0, count);
   free (filter);
   free_unused_cb (cb);
@@ -358,7 +329,16 @@ nbd_internal_command_common (struct nbd_handle *h, uint16_t flags,
                              struct command_cb *cb)
 {
   return queue_command (h, flags, type, offset, count, count_err, data,
-                        NULL, 0, cb);
+                        NULL, 0, cb, false);
+}
+
+/* The read of a synchronous nbd_pread: zeroed late (see above). */
+int64_t
+nbd_internal_command_read (struct nbd_handle *h, uint16_t flags,
+                           uint64_t offset, uint64_t count, void *data)
+{
+  return queue_command (h, flags, NBD_CMD_READ, offset, count, EINVAL, data,
+                        NULL, 0, NULL, h->pread_initialize && data != NULL);
 }
 
 /* A block status carrying FILTER (FILTER_LEN bytes, taken: freed with
@@ -371,16 +351,7 @@ nbd_internal_command_filtered (struct nbd_handle *h, uint16_t flags,
                                struct command_cb *cb)
 {
   return queue_command (h, flags, NBD_CMD_BLOCK_STATUS, offset, count,
-                        EINVAL, NULL, filter, filter_len, cb);
-}
-
-static struct command *
-find_cookie (struct command *list, uint64_t cookie)
-{
-  for (; list; list = list->next)
-    if (list->cookie == cookie)
-      return list;
-  return NULL;
+                        EINVAL, NULL, filter, filter_len, cb, false);
 }
 
 /* The command a reply with COOKIE answers: *CMD is set to it, or to
@@ -393,32 +364,29 @@ int
 nbd_internal_reply_command (struct nbd_handle *h, uint64_t cookie,
                             struct command **cmd)
 {
-  *cmd = find_in_flight (h, cookie);
-  if (*cmd == NULL && find_cookie (h->cmds_sending, cookie)) {
+  struct command *c = nbd_internal_cookie_index_find (&h->cookies, cookie);
+
+  *cmd = NULL;
+  if (c && c->state == CMD_SENDING) {
     set_error (EPROTO, "the server replied to command %" PRIu64
                " before its request was sent in full", cookie);
     return -1;
   }
+  if (c && c->state == CMD_IN_FLIGHT)
+    *cmd = c;
   return 0;
 }
 
 static void
 unlink_in_flight (struct nbd_handle *h, struct command *cmd)
 {
-  struct command **pp = index_bucket (h, cmd->cookie);
-
-  while (*pp != cmd) {
-    assert (*pp != NULL);
-    pp = &(*pp)->bucket_next;
-  }
-  *pp = cmd->bucket_next;
   if (cmd->prev)
     cmd->prev->next = cmd->next;
   else
     h->cmds_in_flight = cmd->next;
   if (cmd->next)
     cmd->next->prev = cmd->prev;
-  cmd->next = cmd->prev = cmd->bucket_next = NULL;
+  cmd->next = cmd->prev = NULL;
 }
 
 /* CMD, off every list, is finished: check a read was covered, call
@@ -452,10 +420,13 @@ finish_command (struct nbd_handle *h, struct command *cmd)
   free_mid_command_callback (cmd);
   FREE_CALLBACK (cmd->cb.completion);
   if (r == 1) {                 /* auto-retire */
+    nbd_internal_cookie_index_remove (&h->cookies, cmd);
     retire_and_free_command (cmd);
     return;
   }
+  cmd->state = CMD_DONE;
   cmd->next = NULL;
+  cmd->prev = h->cmds_done_tail;
   if (h->cmds_done_tail)
     h->cmds_done_tail->next = cmd;
   else {
@@ -494,7 +465,10 @@ fail_list (struct nbd_handle *h, struct command *cmd, int err)
   }
 }
 
-/* The connection is gone: every queued or in-flight command fails. */
+/* The connection is gone: every queued or in-flight command fails,
+ * in libnbd's order: the one being sent, then the queue, then those
+ * in flight, newest first.
+ */
 void
 nbd_internal_abort_commands (struct nbd_handle *h)
 {
@@ -504,60 +478,105 @@ nbd_internal_abort_commands (struct nbd_handle *h)
 
   h->cmds_to_issue = h->cmds_to_issue_tail = NULL;
   h->cmds_sending = h->cmds_sending_tail = NULL;
-  clear_in_flight (h);
+  h->cmds_in_flight = NULL;
   h->reply_parked = 0;
   /* h->reply_cmd still names a read being received, for zero_unfilled. */
-  fail_list (h, to_issue, ENOTCONN);
   fail_list (h, sending, ENOTCONN);
+  fail_list (h, to_issue, ENOTCONN);
   fail_list (h, in_flight, ENOTCONN);
   h->reply_cmd = NULL;
   assert (h->in_flight == 0);
 }
 
-/* nbd_shutdown with ABANDON_PENDING: the commands not sent yet fail
- * with ENOTCONN, so that NBD_CMD_DISC goes next.  A queued NBD_CMD_DISC
- * stays queued.
+/* Of the commands being sent, the first may have begun to leave: keep
+ * it (a request cut short would break the stream) and return the rest,
+ * detached, none of whose bytes have left.  The gathered send is cut
+ * back to what is kept.
+ */
+static struct command *
+unsend_not_begun (struct nbd_handle *h)
+{
+  size_t pos = h->gather_sent + h->big_sent;
+  struct command *keep = h->cmds_sending, *rest;
+
+  if (keep == NULL)
+    return NULL;
+  if (pos <= keep->send_start) {        /* not even the first began */
+    assert (pos == keep->send_start);
+    rest = keep;
+    keep = NULL;
+    h->cmds_sending = h->cmds_sending_tail = NULL;
+  }
+  else {
+    rest = keep->next;
+    keep->next = NULL;
+    h->cmds_sending_tail = keep;
+  }
+  nbd_internal_gather_truncate (h, keep ? keep->send_end : pos);
+  return rest;
+}
+
+/* nbd_shutdown with ABANDON_PENDING: the commands none of whose bytes
+ * have left fail with ENOTCONN, so that NBD_CMD_DISC goes next, as
+ * libnbd(3) promises.  A command already part sent is kept, and a
+ * queued NBD_CMD_DISC stays queued.
  */
 void
 nbd_internal_abandon_pending (struct nbd_handle *h)
 {
-  struct command *keep = NULL, *drop = NULL, **dtail = &drop;
+  struct command *cmd = unsend_not_begun (h), *next;
+  struct command *disc = NULL, *drop = NULL, **dtail = &drop;
 
-  while (h->cmds_to_issue) {
-    struct command *cmd = dequeue (h);
+  /* The unsent gathered ones, then the queue, in the order issued. */
+  if (h->cmds_to_issue) {
+    struct command **tail = &cmd;
+    while (*tail)
+      tail = &(*tail)->next;
+    *tail = h->cmds_to_issue;
+    h->cmds_to_issue = h->cmds_to_issue_tail = NULL;
+  }
+  for (; cmd; cmd = next) {
+    next = cmd->next;
+    cmd->next = NULL;
     if (cmd->type == NBD_CMD_DISC)
-      keep = cmd;
+      disc = cmd;
     else {
       *dtail = cmd;
       dtail = &cmd->next;
     }
   }
-  if (keep) {
-    h->cmds_to_issue = h->cmds_to_issue_tail = keep;
+  if (disc) {
+    disc->state = CMD_QUEUED;
+    h->cmds_to_issue = h->cmds_to_issue_tail = disc;
   }
   fail_list (h, drop, ENOTCONN);
 }
 
 /* Closing the handle: every command not retired yet gets its completion
- * callback with an error (as libnbd 1.22 does), then is freed.
+ * callback with an error (as libnbd 1.22 does, in the order of
+ * nbd_internal_abort_commands, then the done ones), then is freed.
  */
 void
 nbd_internal_free_all_commands (struct nbd_handle *h)
 {
-  struct command *lists[4] = { h->cmds_to_issue, h->cmds_sending,
+  struct command *lists[4] = { h->cmds_sending, h->cmds_to_issue,
                                h->cmds_in_flight, h->cmds_done };
   int i;
 
   h->cmds_to_issue = h->cmds_to_issue_tail = NULL;
   h->cmds_sending = h->cmds_sending_tail = NULL;
-  clear_in_flight (h);
+  h->cmds_in_flight = NULL;
   h->cmds_done = h->cmds_done_tail = NULL;
+  nbd_internal_cookie_index_reset (&h->cookies);
   for (i = 0; i < 4; ++i) {
     struct command *cmd = lists[i], *next;
     for (; cmd; cmd = next) {
       int err = cmd->error ? cmd->error : ENOTCONN;
       next = cmd->next;
-      zero_unfilled (h, cmd);
+      if (cmd->type == NBD_CMD_DISC) {
+        free (cmd);
+        continue;
+      }
       if (cmd->cb.completion.callback)
         CALL_CALLBACK (cmd->cb.completion, &err);
       retire_and_free_command (cmd);
@@ -567,36 +586,62 @@ nbd_internal_free_all_commands (struct nbd_handle *h)
   h->large_reads = 0;
 }
 
-/* 1 if the command is done (and retire it), 0 if not, -1 if it failed
- * (also retired) or the cookie is unknown.
+/* What nbd_aio_command_completed names a failed command by. */
+static const char *
+command_name (uint16_t type)
+{
+  switch (type) {
+  case NBD_CMD_READ: return "read";
+  case NBD_CMD_WRITE: return "write";
+  case NBD_CMD_DISC: return "disconnect";
+  case NBD_CMD_FLUSH: return "flush";
+  case NBD_CMD_TRIM: return "trim";
+  case NBD_CMD_CACHE: return "cache";
+  case NBD_CMD_WRITE_ZEROES: return "write-zeroes";
+  case NBD_CMD_BLOCK_STATUS: return "block-status";
+  }
+  return "unknown";
+}
+
+/* Take CMD, done, off the done list and the index, and free it. */
+static void
+retire_done (struct nbd_handle *h, struct command *cmd)
+{
+  nbd_internal_cookie_index_remove (&h->cookies, cmd);
+  if (cmd->prev)
+    cmd->prev->next = cmd->next;
+  else
+    h->cmds_done = cmd->next;
+  if (cmd->next)
+    cmd->next->prev = cmd->prev;
+  else
+    h->cmds_done_tail = cmd->prev;
+  retire_and_free_command (cmd);
+}
+
+/* 1 if the command is done (and retire it), -1 if it failed (also
+ * retired), 0 if it is not done, or not known at all: as in libnbd,
+ * where only a cookie below 1 is an error.
  */
 int
 nbd_unlocked_aio_command_completed (struct nbd_handle *h, uint64_t cookie)
 {
-  struct command *cmd, *prev = NULL;
+  struct command *cmd;
+  uint16_t type;
   int err;
 
-  for (cmd = h->cmds_done; cmd; prev = cmd, cmd = cmd->next)
-    if (cmd->cookie == cookie)
-      break;
-  if (cmd == NULL) {
-    if (find_in_flight (h, cookie) ||
-        find_cookie (h->cmds_sending, cookie) ||
-        find_cookie (h->cmds_to_issue, cookie))
-      return 0;
-    set_error (EINVAL, "invalid aio command cookie %" PRIu64, cookie);
+  if (cookie < 1) {
+    set_error (EINVAL, "invalid aio cookie %" PRId64, (int64_t) cookie);
     return -1;
   }
-  if (prev)
-    prev->next = cmd->next;
-  else
-    h->cmds_done = cmd->next;
-  if (h->cmds_done_tail == cmd)
-    h->cmds_done_tail = prev;
+  cmd = nbd_internal_cookie_index_find (&h->cookies, cookie);
+  if (cmd == NULL || cmd->state != CMD_DONE)
+    return 0;
+  type = cmd->type;
   err = cmd->error;
-  retire_and_free_command (cmd);
+  retire_done (h, cmd);
   if (err) {
-    set_error (err, "%s", "command failed");
+    set_error (err, "%s: command failed", command_name (type));
     return -1;
   }
   return 1;
@@ -607,8 +652,10 @@ nbd_unlocked_aio_peek_command_completed (struct nbd_handle *h)
 {
   if (h->cmds_done)
     return h->cmds_done->cookie;
-  if (h->in_flight > 0)
+  if (h->in_flight > 0) {
+    set_error (0, "no in-flight command has completed yet");
     return 0;
+  }
   set_error (EINVAL, "no commands are in flight");
   return -1;
 }
@@ -623,7 +670,10 @@ nbd_unlocked_aio_in_flight (struct nbd_handle *h)
 }
 
 /* Drive the handle until the command COOKIE is done, then retire it.
- * 0 on success, -1 with the error set.
+ * 0 on success, -1 with the error set.  The command may point into
+ * the caller's stack: if waiting fails before it is done, the handle
+ * is made dead, which fails the command now, so that nothing writes
+ * to its buffer or calls its callbacks once this returns.
  */
 int
 nbd_internal_run_until_done (struct nbd_handle *h, int64_t cookie)
@@ -633,8 +683,15 @@ nbd_internal_run_until_done (struct nbd_handle *h, int64_t cookie)
   if (cookie == -1)
     return -1;
   while ((r = nbd_unlocked_aio_command_completed (h, cookie)) == 0) {
-    if (nbd_unlocked_poll (h, -1) == -1)
+    if (nbd_unlocked_poll (h, -1) == -1) {
+      struct command *cmd;
+      nbd_internal_go_dead (h);
+      /* Failed by now; retired without replacing the poll's error. */
+      cmd = nbd_internal_cookie_index_find (&h->cookies, cookie);
+      if (cmd && cmd->state == CMD_DONE)
+        retire_done (h, cmd);
       return -1;
+    }
   }
   return r == 1 ? 0 : -1;
 }

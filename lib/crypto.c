@@ -31,6 +31,8 @@ struct tls_socket {
   gnutls_certificate_credentials_t xcred;  /* or NULL */
   gnutls_psk_client_credentials_t pskcred; /* or NULL */
   bool handshake_done;          /* close_notify makes sense */
+  bool shut;                    /* we shut our side (after NBD_CMD_DISC) */
+  bool ended;                   /* the server ended the stream cleanly */
   /* The fatal error GnuTLS last returned, or 0.  After one GnuTLS
    * invalidates the session, and every later call says only
    * GNUTLS_E_INVALID_SESSION: we say this again instead.
@@ -100,7 +102,7 @@ tls_recv (struct socket *sock, void *buf, size_t len)
   size_t got = 0;
 
   /* The end found after the last bytes read, or the error. */
-  if (t->fatal == GNUTLS_E_PREMATURE_TERMINATION)
+  if (t->ended)
     return 0;
   if (t->fatal)
     return tls_fail (t, t->fatal);
@@ -110,9 +112,13 @@ tls_recv (struct socket *sock, void *buf, size_t len)
 
     if (r > 0)
       got += r;
-    else if (r == 0 || r == GNUTLS_E_PREMATURE_TERMINATION) {
-      t->fatal = r;             /* end of file, with close_notify or not: */
-      break;                    /* NBD framing shows any truncation */
+    else if (r == 0 || (r == GNUTLS_E_PREMATURE_TERMINATION && t->shut)) {
+      /* A clean end: close_notify, or a server (qemu-nbd) that just
+       * closes once we disconnected.  Otherwise a missing close_notify
+       * is an error, as in libnbd.
+       */
+      t->ended = true;
+      break;
     }
     else if (r == GNUTLS_E_INTERRUPTED)
       continue;
@@ -243,6 +249,7 @@ tls_shut_writes (struct socket *sock)
 {
   struct tls_socket *t = (struct tls_socket *) sock;
 
+  t->shut = true;
   return t->plain->ops->shut_writes (t->plain);
 }
 

@@ -94,14 +94,15 @@ nbd_close (struct nbd_handle *h)
   if (h == NULL)
     return;
   debug (h, "closing handle");
-  /* The debug callback goes first, as in libnbd.  Commands not
-   * retired yet, and an option still waiting for its reply, get their
-   * completion callback with an error, then are freed with their
-   * closures.
+  /* The debug callback goes first, as in libnbd, then the closures of
+   * an option still waiting for its reply, freed without running its
+   * completion (nothing may call back into a program tearing down).
+   * Commands not retired yet get their completion callback with an
+   * error, then are freed with their closures.
    */
   FREE_CALLBACK (h->debug_callback);
+  nbd_internal_opt_free (h);
   nbd_internal_free_all_commands (h);
-  nbd_internal_opt_abort (h, ENOTCONN);
   nbd_internal_close_socket (h);
   reap_subprocess (h);
   if (h->sact_sockpath)

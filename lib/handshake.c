@@ -78,20 +78,15 @@ nbd_internal_opt_recv_reply (struct nbd_handle *h)
     r = nbd_internal_recv_handshake (h);
     if (r != 0 || h->opt_payload != NULL)
       return r;
-    if (be64toh (h->opt_reply.magic) != NBD_REP_MAGIC) {
-      set_error (EPROTO, "handshake: invalid option reply magic");
-      return -1;
-    }
-    if (be32toh (h->opt_reply.option) != h->opt_current) {
-      set_error (EPROTO, "handshake: reply to option %" PRIu32
-                 " while waiting for %" PRIu32,
-                 be32toh (h->opt_reply.option), h->opt_current);
+    if (be64toh (h->opt_reply.magic) != NBD_REP_MAGIC ||
+        be32toh (h->opt_reply.option) != h->opt_current) {
+      set_error (0, "handshake: invalid option reply magic or option");
       return -1;
     }
     len = be32toh (h->opt_reply.replylen);
     /* Longer than its type allows: a broken or hostile server. */
     if (len > nbd_internal_opt_reply_max (be32toh (h->opt_reply.reply))) {
-      set_error (EPROTO, "handshake: option reply payload too large "
+      set_error (0, "handshake: option reply payload too large "
                  "(%" PRIu32 " bytes)", len);
       return -1;
     }
@@ -106,36 +101,95 @@ nbd_internal_opt_recv_reply (struct nbd_handle *h)
   }
 }
 
-/* The errno that best describes an option error reply. */
+/* An option error reply in libnbd's words, and its errno there (0
+ * where libnbd gives none).
+ */
+static const char *
+opt_reply_words (uint32_t reply, int *err)
+{
+  *err = 0;
+  switch (reply) {
+  case NBD_REP_ERR_UNSUP:
+    *err = ENOTSUP;
+    return "the operation is not supported by the server";
+  case NBD_REP_ERR_POLICY:
+    return "server policy prevents the operation";
+  case NBD_REP_ERR_PLATFORM:
+    return "the operation is not supported by the server platform";
+  case NBD_REP_ERR_INVALID:
+    *err = EINVAL;
+    return "the server rejected this operation as invalid";
+  case NBD_REP_ERR_TOO_BIG:
+    *err = EINVAL;
+    return "the operation is too large to process";
+  case NBD_REP_ERR_TLS_REQD:
+    *err = ENOTSUP;
+    return "the server requires TLS encryption first";
+  case NBD_REP_ERR_UNKNOWN:
+    *err = ENOENT;
+    return "the server has no export named";
+  case NBD_REP_ERR_SHUTDOWN:
+    *err = ESHUTDOWN;
+    return "the server is shutting down";
+  case NBD_REP_ERR_BLOCK_SIZE_REQD:
+    *err = EINVAL;
+    return "the server requires specific block sizes";
+  }
+  return NULL;
+}
+
+/* The errno of a refused NBD_OPT_GO or NBD_OPT_INFO, for its
+ * completion: libnbd's, or ENOTSUP where libnbd's words carry none.
+ */
 int
 nbd_internal_opt_reply_errno (uint32_t reply)
 {
-  switch (reply) {
-  case NBD_REP_ERR_UNSUP: return ENOTSUP;
-  case NBD_REP_ERR_POLICY: return EPERM;
-  case NBD_REP_ERR_INVALID: return EINVAL;
-  case NBD_REP_ERR_PLATFORM: return EOPNOTSUPP;
-  case NBD_REP_ERR_TLS_REQD: return ENOTSUP;
-  case NBD_REP_ERR_UNKNOWN: return ENOENT;
-  case NBD_REP_ERR_SHUTDOWN: return ESHUTDOWN;
-  case NBD_REP_ERR_BLOCK_SIZE_REQD: return EINVAL;
-  case NBD_REP_ERR_TOO_BIG: return ERANGE;
-  default: return EINVAL;
-  }
+  int err;
+
+  (void) opt_reply_words (reply, &err);
+  return err ? err : ENOTSUP;
 }
 
-/* Set the error of a refused option, with the server's message. */
-void
-nbd_internal_set_opt_reply_error (struct nbd_handle *h, int err,
-                                  uint32_t reply)
+/* The server's message, non-printable bytes as \xNN (libnbd's way). */
+static char *
+quote_server_message (const char *msg, uint32_t len)
 {
-  const char *msg = h->opt_payload ? h->opt_payload : "";
-  char *safe = nbd_internal_printable_string (msg);
+  char *r = malloc ((size_t) len * 4 + 1), *p = r;
+  uint32_t i;
 
-  set_error (err, "server replied with error 0x%" PRIx32
-             " to option %" PRIu32 "%s%s", reply, h->opt_current,
-             safe && *safe ? ": " : "", safe ? safe : "");
-  free (safe);
+  if (r == NULL)
+    return NULL;
+  for (i = 0; i < len; ++i) {
+    unsigned char c = msg[i];
+    if (c >= 0x20 && c < 0x7f)
+      *p++ = c;
+    else
+      p += sprintf (p, "\\x%02x", c);
+  }
+  *p = '\0';
+  return r;
+}
+
+/* Set the error of a refused NBD_OPT_GO or NBD_OPT_INFO (REPLY), as
+ * libnbd words and numbers it, with the server's message.
+ */
+void
+nbd_internal_set_opt_reply_error (struct nbd_handle *h, uint32_t reply)
+{
+  uint32_t len = h->opt_payload ? be32toh (h->opt_reply.replylen) : 0;
+  char *msg = len ? quote_server_message (h->opt_payload, len) : NULL;
+  const char *sep = msg ? ": " : "", *m = msg ? msg : "";
+  int err;
+  const char *words = opt_reply_words (reply, &err);
+
+  if (words == NULL)
+    set_error (0, "handshake: unknown reply from the server: 0x%" PRIx32
+               "%s%s", reply, sep, m);
+  else if (reply == NBD_REP_ERR_UNKNOWN)
+    set_error (err, "%s '%s'%s%s", words, h->export_name, sep, m);
+  else
+    set_error (err, "%s%s%s", words, sep, m);
+  free (msg);
 }
 
 static uint16_t
@@ -206,7 +260,7 @@ nbd_internal_opt_info_reply (struct nbd_handle *h)
     return 0;
   }
  bad:
-  set_error (EPROTO, "handshake: malformed NBD_REP_INFO");
+  set_error (0, "handshake: malformed NBD_REP_INFO");
   return -1;
 }
 
@@ -240,7 +294,7 @@ nbd_internal_opt_meta_context_reply (struct nbd_handle *h)
   char *name;
 
   if (len < 4) {
-    set_error (EPROTO, "handshake: malformed NBD_REP_META_CONTEXT");
+    set_error (0, "handshake: malformed NBD_REP_META_CONTEXT");
     return -1;
   }
   name = dup_field (h->opt_payload + 4, len - 4);
@@ -289,7 +343,7 @@ nbd_internal_opt_server_reply (struct nbd_handle *h)
   char *name, *desc;
 
   if (len < 4 || (namelen = get_u32 (h->opt_payload)) > len - 4) {
-    set_error (EPROTO, "handshake: malformed NBD_REP_SERVER");
+    set_error (0, "handshake: malformed NBD_REP_SERVER");
     return -1;
   }
   name = dup_field (h->opt_payload + 4, namelen);
@@ -383,7 +437,7 @@ nbd_internal_structured_reply_reply (struct nbd_handle *h, uint32_t reply)
     return 0;
   }
   if (!NBD_REP_IS_ERR (reply)) {
-    set_error (EPROTO, "handshake: unexpected reply 0x%" PRIx32
+    set_error (0, "handshake: unexpected reply 0x%" PRIx32
                " to NBD_OPT_STRUCTURED_REPLY", reply);
     return -1;
   }
@@ -409,7 +463,7 @@ nbd_internal_extended_headers_reply (struct nbd_handle *h, uint32_t reply)
     return 0;
   }
   if (!NBD_REP_IS_ERR (reply)) {
-    set_error (EPROTO, "handshake: unexpected reply 0x%" PRIx32
+    set_error (0, "handshake: unexpected reply 0x%" PRIx32
                " to NBD_OPT_EXTENDED_HEADERS", reply);
     return -1;
   }

@@ -25,6 +25,7 @@
 #include "nbd-protocol.h"
 #include "states.h"
 #include "unlocked.h"
+#include "cookie-index.h"
 
 /* The generated wrappers (lib/api.c) test their checks with this. */
 #define unlikely(x) __builtin_expect (!!(x), 0)
@@ -48,10 +49,6 @@ enum { PROTOCOL_UNKNOWN, PROTOCOL_OLDSTYLE, PROTOCOL_NEWSTYLE,
 #define RECV_AHEAD_NEAR_LARGE (4 * 1024)
 /* Payloads under this size are copied into the gathered send. */
 #define SMALL_PAYLOAD (64 * 1024)
-/* Buckets of the index of in-flight commands by cookie (a power of 2:
- * cookies count up, so consecutive commands land in distinct buckets).
- */
-#define IN_FLIGHT_BUCKETS 128
 
 /* A growable vector of strings (NULL-terminated when used as argv). */
 struct string_vector {
@@ -115,11 +112,22 @@ struct command_cb {
   nbd_completion_callback completion;
 };
 
-/* A command in one of the three lists of the handle. */
+/* Where a command is in its life; its list of the handle says the same. */
+enum command_state {
+  CMD_QUEUED,                   /* cmds_to_issue */
+  CMD_SENDING,                  /* cmds_sending: gathered, not all sent */
+  CMD_IN_FLIGHT,                /* cmds_in_flight: may be answered */
+  CMD_DONE,                     /* cmds_done: waiting to be retired */
+};
+
+/* A command in one of the four lists of the handle, and (NBD_CMD_DISC
+ * aside) in the cookie index until it is retired.
+ */
 struct command {
   struct command *next;
-  struct command *prev;         /* in flight: the list is doubly linked */
-  struct command *bucket_next;  /* in flight: the cookie index's chain */
+  struct command *prev;         /* in flight and done: doubly linked */
+  struct command *bucket_next;  /* the cookie index's chain */
+  enum command_state state;
   uint16_t flags;               /* NBD_CMD_FLAG_* sent on the wire */
   uint16_t type;                /* NBD_CMD_* */
   uint64_t cookie;
@@ -132,11 +140,13 @@ struct command {
   struct range_vector seen;     /* reads: bytes the reply covered */
   bool reply_done;              /* the last chunk has arrived */
   bool extents_seen;            /* block status: extents were passed on */
-  bool zero_unfilled;           /* pread_initialize, no chunk callback:
-                                   zero what was not filled on failure */
+  bool zero_unfilled;           /* a synchronous nbd_pread with
+                                   pread_initialize: zero what was not
+                                   filled if it fails (commands.c) */
   int error;                    /* errno to report; 0 = success */
-  size_t send_end;              /* being sent: where its bytes end in
-                                   the gathered send (socket.c) */
+  size_t send_start, send_end;  /* being sent: where its bytes begin
+                                   and end in the gathered send
+                                   (socket.c) */
 };
 
 /* One option request of opt mode in progress, and its callbacks. */
@@ -276,15 +286,15 @@ struct nbd_handle {
   uint64_t chunk_data_offset;   /* offset of the data being received */
   uint64_t chunk_data_count;
 
-  /* Commands: to issue (FIFO), being sent (FIFO), in flight, done
-   * (FIFO).  A command is in flight, and may be answered, only once
+  /* Commands: to issue (FIFO), being sent (FIFO), in flight (newest
+   * first), done (FIFO).  A command is in flight, and may be answered, only once
    * its request and whole payload have left: until then its buffer is
    * still being read, so a reply to it is the server's error.
    */
   struct command *cmds_to_issue, *cmds_to_issue_tail;
   struct command *cmds_sending, *cmds_sending_tail;
   struct command *cmds_in_flight;
-  struct command *in_flight_index[IN_FLIGHT_BUCKETS]; /* by cookie */
+  struct cookie_index cookies;  /* every unretired command but DISC */
   struct command *cmds_done, *cmds_done_tail;
   int in_flight;                /* all unretired commands but done ones */
   uint64_t unique;              /* last cookie handed out */
@@ -413,6 +423,7 @@ extern int nbd_internal_send_handshake (struct nbd_handle *h);
 extern bool nbd_internal_send_pending (struct nbd_handle *h);
 extern void nbd_internal_gather_requests (struct nbd_handle *h);
 extern int nbd_internal_send_gathered (struct nbd_handle *h);
+extern void nbd_internal_gather_truncate (struct nbd_handle *h, size_t end);
 
 /* ---- crypto.c: the TLS socket ---- */
 extern int nbd_internal_tls_start (struct nbd_handle *h);
@@ -425,7 +436,7 @@ extern int nbd_internal_opt_write (struct nbd_handle *h);
 extern void nbd_internal_opt_expect_reply (struct nbd_handle *h);
 extern int nbd_internal_opt_recv_reply (struct nbd_handle *h);
 extern int nbd_internal_opt_reply_errno (uint32_t reply);
-extern void nbd_internal_set_opt_reply_error (struct nbd_handle *h, int err,
+extern void nbd_internal_set_opt_reply_error (struct nbd_handle *h,
                                               uint32_t reply);
 extern int nbd_internal_opt_info_reply (struct nbd_handle *h);
 extern int nbd_internal_opt_meta_context_reply (struct nbd_handle *h);
@@ -444,6 +455,7 @@ extern void nbd_internal_opt_complete (struct nbd_handle *h, int err);
 extern void nbd_internal_opt_complete_msg (struct nbd_handle *h, int err,
                                            uint32_t reply);
 extern void nbd_internal_opt_abort (struct nbd_handle *h, int err);
+extern void nbd_internal_opt_free (struct nbd_handle *h);
 
 /* ---- flags.c: what the server said about the export ---- */
 extern uint32_t nbd_internal_payload_maximum (struct nbd_handle *h);
@@ -460,8 +472,12 @@ extern int64_t nbd_internal_command_filtered (struct nbd_handle *h,
                                               uint64_t count, char *filter,
                                               uint32_t filter_len,
                                               struct command_cb *cb);
+extern int64_t nbd_internal_command_read (struct nbd_handle *h,
+                                          uint16_t flags, uint64_t offset,
+                                          uint64_t count, void *data);
 extern void nbd_internal_command_gathered (struct nbd_handle *h,
                                            struct command *cmd,
+                                           size_t send_start,
                                            size_t send_end);
 extern void nbd_internal_commands_sent (struct nbd_handle *h, size_t sent);
 extern int nbd_internal_reply_command (struct nbd_handle *h,
@@ -506,6 +522,7 @@ extern void nbd_internal_chunk_error (struct nbd_handle *h);
 
 /* ---- states.c (generated): the state machine ---- */
 extern int nbd_internal_run (struct nbd_handle *h, enum external_event ev);
+extern void nbd_internal_go_dead (struct nbd_handle *h);
 extern const char *nbd_internal_state_short_string (enum state state);
 extern unsigned nbd_internal_state_direction (enum state state);
 extern enum state nbd_internal_get_public_state (struct nbd_handle *h);

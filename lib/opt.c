@@ -31,18 +31,29 @@ nbd_internal_opt_complete_msg (struct nbd_handle *h, int err, uint32_t reply)
   nbd_internal_opt_complete (h, err);
 }
 
+/* The handle is being closed: the option under way, if any, has its
+ * closures freed, its completion not run, as in libnbd.
+ */
+void
+nbd_internal_opt_free (struct nbd_handle *h)
+{
+  FREE_CALLBACK (h->opt.fn.list);   /* any member: same layout */
+  FREE_CALLBACK (h->opt.completion);
+  h->opt.option = 0;
+}
+
 /* The option under way, if any, will get no reply: the handle died
- * with ERR (the state machine's errno), closed, or is being closed.
- * Its completion still runs once, before its closures are freed, as
- * in libnbd.  The server hanging up, which our messages call
- * ECONNRESET and libnbd reports without an errno, is ENOTCONN there.
+ * with ERR (the state machine's errno) or closed.  Its completion
+ * still runs once, before its closures are freed, as in libnbd: with
+ * that errno, or ENOTCONN where there is none (a clean end of file, a
+ * malformed reply).
  */
 void
 nbd_internal_opt_abort (struct nbd_handle *h, int err)
 {
   if (h->opt.option == 0)
     return;
-  if (err == 0 || err == ECONNRESET)
+  if (err == 0)
     err = ENOTCONN;
   h->opt.reply = 0;
   nbd_internal_opt_complete (h, err);
@@ -83,6 +94,26 @@ opt_start (struct nbd_handle *h, uint32_t option,
   return 0;
 }
 
+/* The error of an option the server refused (h->opt.reply), in
+ * libnbd's words: list and meta context requests say only that.
+ */
+static void
+set_opt_refused_error (struct nbd_handle *h)
+{
+  switch (h->opt_current) {
+  case NBD_OPT_LIST:
+    set_error (h->opt.error, "server replied with error to list request");
+    break;
+  case NBD_OPT_LIST_META_CONTEXT:
+  case NBD_OPT_SET_META_CONTEXT:
+    set_error (h->opt.error,
+               "server replied with error to meta context request");
+    break;
+  default:
+    nbd_internal_set_opt_reply_error (h, h->opt.reply);
+  }
+}
+
 /* Wait for the option started by opt_start; -1 if it failed. */
 static int
 opt_wait (struct nbd_handle *h)
@@ -96,7 +127,7 @@ opt_wait (struct nbd_handle *h)
     return -1;
   if (h->opt.error) {
     if (h->opt.reply)
-      nbd_internal_set_opt_reply_error (h, h->opt.error, h->opt.reply);
+      set_opt_refused_error (h);
     else
       set_error (h->opt.error, "option failed");
     return -1;

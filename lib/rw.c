@@ -377,10 +377,9 @@ int
 nbd_unlocked_pread (struct nbd_handle *h, void *buf, size_t count,
                     uint64_t offset, uint32_t flags)
 {
-  nbd_completion_callback c = NBD_NULL_COMPLETION;
-
+  /* nbd_aio_pread, but zeroed late (see lib/commands.c). */
   return nbd_internal_run_until_done
-    (h, nbd_unlocked_aio_pread (h, buf, count, offset, &c, flags));
+    (h, nbd_internal_command_read (h, flags, offset, count, buf));
 }
 
 int

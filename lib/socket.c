@@ -165,7 +165,9 @@ nbd_internal_recv_into_rbuf (struct nbd_handle *h)
   return 0;
 }
 
-/* During the handshake an end of file is an error. */
+/* During the handshake an end of file is an error (libnbd's words, and
+ * like libnbd no errno: a clean end is not a reset).
+ */
 int
 nbd_internal_recv_handshake (struct nbd_handle *h)
 {
@@ -175,7 +177,7 @@ nbd_internal_recv_handshake (struct nbd_handle *h)
   case 1:
     return 1;
   case 2:
-    set_error (ECONNRESET, "handshake: server closed the connection");
+    set_error (0, "recv: server disconnected unexpectedly");
     return -1;
   }
   return 0;
@@ -280,6 +282,8 @@ nbd_internal_gather_requests (struct nbd_handle *h)
     bool small = h->batching && payload < SMALL_PAYLOAD;
     size_t need = sizeof (struct nbd_request_ext) + (small ? payload : 0);
 
+    size_t start = h->gather_len;
+
     if (h->gather_len > 0 &&
         (!h->batching || h->gather_len + need > SEND_GATHER_SIZE))
       break;
@@ -294,10 +298,25 @@ nbd_internal_gather_requests (struct nbd_handle *h)
     }
     /* In flight, open to a reply, only once all of it has left. */
     STAT_ADD (h, chunks_sent, 1);
-    nbd_internal_command_gathered (h, cmd, h->gather_len + h->big_len);
+    nbd_internal_command_gathered (h, cmd, start, h->gather_len + h->big_len);
     if (!small)
       break;
   }
+}
+
+/* Cut the gathered send back to its first END bytes (none of the rest
+ * has left), for commands abandoned before they began to leave.
+ */
+void
+nbd_internal_gather_truncate (struct nbd_handle *h, size_t end)
+{
+  assert (end >= h->gather_sent + h->big_sent);
+  if (end > h->gather_len)      /* a large payload under way stays */
+    return;
+  assert (h->big_sent == 0);
+  h->gather_len = end;
+  h->big_payload = NULL;
+  h->big_len = 0;
 }
 
 /* Send the gathered bytes and any large payload, in as few sendmsg

@@ -1,6 +1,8 @@
 /* misbehave-opt-close-pending.c: nbd_close with an option still
- * waiting for its reply completes it with ENOTCONN, then frees the
- * list or context closure, then the completion's.
+ * waiting for its reply frees the list or context closure, then the
+ * completion's, without running the completion (as libnbd 1.22: a
+ * callback run during teardown would touch what the program already
+ * tore down).
  */
 #include <config.h>
 
@@ -14,15 +16,14 @@ listed_one (const struct log *l)
 
 /* The server answers part of the option, then waits.  Expected: the
  * option is still under way, the list or context callback has seen the
- * one reply; nbd_close calls the completion with ENOTCONN (the
- * completion of a command nbd_close drops gets the same), then frees
- * the closures in the order libnbd 1.22 does.
+ * one reply; nbd_close frees the closures in the order libnbd 1.22
+ * does, and never calls the completion.
  */
 static void
 close_pending (const char *argv0, const struct opt_case *c)
 {
   struct log l = { .err = -1 };
-  const char *expect = c->has_fn ? "fcFC" : "cC";
+  const char *expect = c->has_fn ? "fFC" : "C";
   struct nbd_handle *h = connect_opt_script (argv0, c, "hold");
 
   if (c->start (h, &l) == -1)
@@ -33,7 +34,11 @@ close_pending (const char *argv0, const struct opt_case *c)
   if (strcmp (l.ev, c->has_fn ? "f" : "") != 0)
     FAIL ("%s: before nbd_close the log is already \"%s\"", c->name, l.ev);
   nbd_close (h);
-  check_log (c, &l, "after nbd_close", expect);
+  if (strcmp (l.ev, expect) != 0)
+    FAIL ("%s: after nbd_close: callbacks and frees went \"%s\", expected "
+          "\"%s\" ('f' list/context, 'c' completion, upper case: freed)",
+          c->name, l.ev, expect);
+  CHECK (l.err == -1);          /* the completion never ran */
 }
 
 int

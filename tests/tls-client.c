@@ -42,6 +42,11 @@ struct options {
   char **argv;
 };
 
+/* "NOERRNO": the call fails without an errno, as libnbd reports a
+ * malformed reply.
+ */
+#define NOERRNO (-2)
+
 static int
 errno_of_name (const char *s)
 {
@@ -49,6 +54,7 @@ errno_of_name (const char *s)
     { "ENOENT", ENOENT }, { "EINVAL", EINVAL }, { "EPROTO", EPROTO },
     { "ENOTSUP", ENOTSUP }, { "ECONNRESET", ECONNRESET },
     { "EPERM", EPERM }, { "ENOTDIR", ENOTDIR }, { "EPIPE", EPIPE },
+    { "NOERRNO", NOERRNO },
   };
   size_t i;
 
@@ -91,9 +97,10 @@ expected_errno (const struct options *o)
   size_t i;
 
   for (i = 0; i < MAX_FAIL && o->fail[i]; ++i)
-    if (o->fail[i] == nbd_get_errno ())
-      return o->fail[i];
-  return o->fail[0];
+    if (o->fail[i] == nbd_get_errno () ||
+        (o->fail[i] == NOERRNO && nbd_get_errno () == 0))
+      return o->fail[i] == NOERRNO ? 0 : o->fail[i];
+  return o->fail[0] == NOERRNO ? 0 : o->fail[0];
 }
 
 static void

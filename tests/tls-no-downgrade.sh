@@ -36,7 +36,8 @@ tls_client --psk "$d/keys.psk" --user alice --fail EPROTO \
   --max-sent $handshake -- "$fake" plaintext
 tls_client --tls allow --psk "$d/keys.psk" --user alice --fail EPROTO \
   --max-sent $handshake -- "$fake" plaintext
-# Neither an ACK nor an error: a broken server, not a refusal.
-tls_client --tls allow --psk "$d/keys.psk" --user alice --fail EPROTO \
+# Neither an ACK nor an error: a broken server, not a refusal (no
+# errno, as libnbd 1.22 reports a malformed reply).
+tls_client --tls allow --psk "$d/keys.psk" --user alice --fail NOERRNO \
   --max-sent $handshake -- "$fake" bad-reply
 echo "$0: OK"
