@@ -96,7 +96,8 @@ setup (struct nbd_handle *h, unsigned mode)
   CHECK (nbd_set_request_extended_headers (h, !opt) == 0);
 }
 
-/* A failure must say why.  Against fuzzed bytes the handshake can
+/* A failure must say why (with no errno where libnbd gives none: an
+ * end of file, a malformed reply).  Against fuzzed bytes the handshake can
  * never succeed (they know neither the key nor the CA), so TLS must
  * never count as negotiated.
  */
@@ -104,7 +105,7 @@ static void
 check_outcome (struct nbd_handle *h, int r, bool fuzzed)
 {
   if (r == -1)
-    CHECK (nbd_get_errno () != 0 && nbd_get_error () != NULL);
+    CHECK (nbd_get_error () != NULL);
   if (fuzzed)
     CHECK (nbd_get_tls_negotiated (h) != 1);
 }

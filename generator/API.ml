@@ -933,15 +933,20 @@ L<libnbd-security(3)>).  An application that never looks at the
 buffer after a failed read, or initializes it itself, can set this to
 false to avoid the extra cost.
 
-In this implementation the cost is paid only by reads that fail: a
-read succeeds only when the server sent every byte of it exactly once,
-so a read without a chunk callback is not cleared when it is made;
-if it fails, every byte that no reply filled is cleared before its
-completion callback runs or the call returns.  A read with a chunk
-callback (L<nbd_pread_structured(3)>), whose callback may look at the
-whole buffer, is cleared when the call is made.  Either way a caller
-sees what libnbd 1.22 leaves: zeroes wherever the server sent no data.
-The buffer must not be looked at while the read is in flight.";
+As in libnbd, an asynchronous read (L<nbd_aio_pread(3)>,
+L<nbd_aio_pread_structured(3)>) and any read with a chunk callback
+(L<nbd_pread_structured(3)>) is cleared when the call is made; after
+the call its buffer is written only by the server's data, even if the
+read later fails or is dropped by L<nbd_close(3)>.  The synchronous
+L<nbd_pread(3)> pays the cost only when it fails: it succeeds only when
+the server sent every byte exactly once, so its buffer is not cleared
+up front; if it fails, every byte that no reply filled is cleared
+before the call returns.  Either way a caller sees what libnbd 1.22
+leaves: zeroes wherever the server sent no data.
+
+A program that issues many asynchronous reads and never looks at the
+buffer of a failed one can set this to false to save the clearing, as
+L<nbdcopy(1)> does.";
     see_also = [ "get_pread_initialize"; "set_strict_mode"; "pread";
                  "pread_structured"; "aio_pread"; "aio_pread_structured" ];
     first_version = (1, 12);

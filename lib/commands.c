@@ -296,6 +296,9 @@ queue_command (struct nbd_handle *h, uint16_t flags, uint16_t type,
   cmd->filter = filter;
   cmd->filter_len = filter_len;
   cmd->zero_unfilled = zero_late;
+  /* The generated wrapper cleared the buffer under the same lock. */
+  cmd->initialized = type == NBD_CMD_READ && data != NULL && !zero_late &&
+    h->pread_initialize;
   cmd->cookie = cookie = ++h->unique;
   if (cb) {
     cmd->cb = *cb;

@@ -140,6 +140,8 @@ struct command {
   struct range_vector seen;     /* reads: bytes the reply covered */
   bool reply_done;              /* the last chunk has arrived */
   bool extents_seen;            /* block status: extents were passed on */
+  bool initialized;             /* a read whose buffer the call cleared
+                                   (pread_initialize) */
   bool zero_unfilled;           /* a synchronous nbd_pread with
                                    pread_initialize: zero what was not
                                    filled if it fails (commands.c) */

@@ -174,7 +174,7 @@ chunk_unusable (struct nbd_handle *h, const struct command *cmd,
     return true;
   switch (type) {
   case NBD_REPLY_TYPE_NONE: return true;
-  case NBD_REPLY_TYPE_OFFSET_DATA: return len <= 8;
+  case NBD_REPLY_TYPE_OFFSET_DATA: return len < 8;  /* 8: empty, as libnbd */
   case NBD_REPLY_TYPE_OFFSET_HOLE: return len != 12;
   case NBD_REPLY_TYPE_BLOCK_STATUS: return len < 12 || (len - 4) % 8 != 0;
   case NBD_REPLY_TYPE_BLOCK_STATUS_EXT:
@@ -222,6 +222,29 @@ nbd_internal_chunk_next (struct nbd_handle *h)
   return CHUNK_PAYLOAD;
 }
 
+/* Record that a chunk covered [REL, REL+LEN) of CMD's buffer.  Chunks
+ * adding up to more than the request fail it (EPROTO) but, inside the
+ * buffer, are still placed and passed to the chunk callback, as libnbd
+ * does.  -1 if there is no memory to record it (the command failed).
+ */
+static int
+record_chunk (struct nbd_handle *h, struct command *cmd, uint64_t rel,
+              uint64_t len)
+{
+  int r = nbd_internal_range_add (&cmd->seen, rel, rel + len, cmd->count);
+
+  if (r == 1) {
+    debug (h, "chunks add up to more than the request");
+    fail_cmd (cmd, EPROTO);
+    r = nbd_internal_range_add (&cmd->seen, rel, rel + len, UINT64_MAX);
+  }
+  if (r == -1) {
+    fail_cmd (cmd, ENOMEM);
+    return -1;
+  }
+  return 0;
+}
+
 /* Check a data chunk's range and aim h->rbuf at its place in the
  * caller's buffer.  Returns NULL, or why the chunk must be skipped.
  */
@@ -237,13 +260,8 @@ nbd_internal_chunk_place_data (struct nbd_handle *h)
       len > cmd->count - (offset - cmd->offset))
     return "data chunk outside the request";
   rel = offset - cmd->offset;
-  switch (nbd_internal_range_add (&cmd->seen, rel, rel + len, cmd->count)) {
-  case 1:
-    return "data chunks add up to more than the request";
-  case -1:
-    fail_cmd (cmd, ENOMEM);
+  if (len > 0 && record_chunk (h, cmd, rel, len) == -1)
     return "out of memory";
-  }
   h->rbuf = (char *) cmd->data + rel;
   h->rlen = len;
   h->chunk_data_offset = rel;
@@ -306,16 +324,13 @@ nbd_internal_chunk_hole (struct nbd_handle *h)
     return;
   }
   rel = offset - cmd->offset;
-  switch (nbd_internal_range_add (&cmd->seen, rel, rel + len, cmd->count)) {
-  case 1:
-    debug (h, "chunks add up to more than the request");
-    fail_cmd (cmd, EPROTO);
+  if (record_chunk (h, cmd, rel, len) == -1)
     return;
-  case -1:
-    fail_cmd (cmd, ENOMEM);
-    return;
-  }
-  memset ((char *) cmd->data + rel, 0, len);
+  /* A buffer cleared by the call already holds the hole's zeroes: as
+   * in libnbd, a hole then leaves any data already received.
+   */
+  if (!cmd->initialized)
+    memset ((char *) cmd->data + rel, 0, len);
   call_chunk (cmd, rel, len, LIBNBD_READ_HOLE);
 }
 

@@ -18,6 +18,8 @@ io_c_tests = \
 	io-threads-poller \
 	io-threads-shutdown \
 	io-pread-initialize \
+	io-aio-read-zeroed \
+	io-command-completed \
 	io-shutdown
 
 check_PROGRAMS += $(io_c_tests)
