@@ -203,6 +203,12 @@ let direction s =
   | false, true -> "LIBNBD_AIO_DIRECTION_WRITE"
   | false, false -> "0"
 
+(* The name messages and debug lines give a state: libnbd's DEAD and
+   CLOSED are states of their own, ours groups with a START state. *)
+let table_name = function
+  | [ ("DEAD" | "CLOSED") as g; "START" ] -> g
+  | p -> display_name p
+
 let generate_lib_states_c fragments =
   generated_header "libnbd: the state machine";
   pr "#include <config.h>\n\n";
@@ -245,7 +251,7 @@ let generate_lib_states_c fragments =
   pr "  unsigned direction;\n";
   pr "} state_table[] = {\n";
   List.iter (fun (p, s, _) ->
-    pr "  [%s] = { \"%s\",\n" (c_name p) (display_name p);
+    pr "  [%s] = { \"%s\",\n" (c_name p) (table_name p);
     pr "    enter_%s, %s },\n" (c_name p) (direction s)
   ) states;
   pr "};\n\n";

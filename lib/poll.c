@@ -107,8 +107,7 @@ poll_common (struct nbd_handle *h, int fd, int timeout)
   dir = nbd_internal_direction (h);
 
   if (h->sock == NULL || dir == 0) {
-    set_error (EINVAL, "the socket is not connected or the handle is "
-               "not waiting for anything (state %s)",
+    set_error (EINVAL, "nothing to poll for in state %s",
                nbd_internal_state_short_string (h->state));
     return -1;
   }
