@@ -114,12 +114,26 @@ set_opt_refused_error (struct nbd_handle *h)
   }
 }
 
+/* Wait once for the option under way.  If waiting fails, the handle is
+ * made dead, which completes the option now: its callbacks, which may
+ * point into the caller's stack, never run after the call returns.
+ */
+static int
+poll_option (struct nbd_handle *h)
+{
+  if (nbd_unlocked_poll (h, -1) == -1) {
+    nbd_internal_go_dead (h);
+    return -1;
+  }
+  return 0;
+}
+
 /* Wait for the option started by opt_start; -1 if it failed. */
 static int
 opt_wait (struct nbd_handle *h)
 {
   while (nbd_internal_is_state_connecting (h->state)) {
-    if (nbd_unlocked_poll (h, -1) == -1)
+    if (poll_option (h) == -1)
       return -1;
   }
   /* Dead: the state machine's own error is the one to report. */
@@ -292,7 +306,7 @@ static int
 opt_wait_answer (struct nbd_handle *h)
 {
   while (nbd_internal_is_state_connecting (h->state))
-    if (nbd_unlocked_poll (h, -1) == -1)
+    if (poll_option (h) == -1)
       return -1;
   if (nbd_internal_is_state_dead (h->state))
     return -1;
