@@ -438,7 +438,12 @@ main (int argc, char *argv[])
   else
     copy_multi ();
 
-  if (opt.flush || (opt.multi_writers && dst.kind == RW_NBD))
+  /* --flush asks for durability, so a server that cannot flush is an
+   * error (as in libnbd 1.22); --multi-writers flushes only to make
+   * the connections' writes consistent, and only where it can.
+   */
+  if (opt.flush ||
+      (opt.multi_writers && dst.kind == RW_NBD && dst.can_flush))
     rw_flush (&dst);
   progress_update (true);
   if (opt.blkhash_digest)

@@ -179,6 +179,9 @@ rw_zero (struct rw *rw, size_t conn, uint64_t offset, uint64_t len)
   }
 }
 
+/* A server that cannot flush makes nbd_flush fail, and so nbdcopy: the
+ * caller only gets here when durability was asked for.
+ */
 void
 rw_flush (struct rw *rw)
 {
@@ -186,7 +189,7 @@ rw_flush (struct rw *rw)
 
   if (rw->kind == RW_NBD) {
     for (i = 0; i < rw->nr_handles; i++)
-      if (rw->can_flush && nbd_flush (rw->handles[i], 0) == -1)
+      if (nbd_flush (rw->handles[i], 0) == -1)
         die_nbd_io (rw, "flush", 0);
   }
   else if (rw->kind == RW_FILE || rw->kind == RW_BLOCK) {

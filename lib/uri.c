@@ -1,4 +1,7 @@
-/* uri.c: NBD URIs: parse one and connect, rebuild one from a handle. */
+/* uri.c: NBD URIs: parse one, check it and connect to it; is_uri and
+ * the nbd_set_uri_allow_* policy.  Writing one back is uri-write.c,
+ * the nbd+ssh transport uri-ssh.c.
+ */
 
 #include <config.h>
 
@@ -10,29 +13,16 @@
 #include <string.h>
 #include <strings.h>
 #include <errno.h>
-#include <sys/types.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <netdb.h>
-#ifdef HAVE_LINUX_VM_SOCKETS_H
-#include <linux/vm_sockets.h>
-#endif
 
 #include <libxml/uri.h>
 
 #include "internal.h"
+#include "uri.h"
 
 #define NBD_DEFAULT_PORT 10809
-#define SSH_DEFAULT_PORT 22
 #define VSOCK_HOST_CID 2        /* VMADDR_CID_HOST: the hypervisor */
 
 /* The schemes we recognise. */
-struct scheme {
-  const char *name;
-  uint32_t transport;           /* LIBNBD_ALLOW_TRANSPORT_* */
-  bool tls;
-};
-
 static const struct scheme schemes[] = {
   { "nbd", LIBNBD_ALLOW_TRANSPORT_TCP, false },
   { "nbds", LIBNBD_ALLOW_TRANSPORT_TCP, true },
@@ -42,31 +32,6 @@ static const struct scheme schemes[] = {
   { "nbds+vsock", LIBNBD_ALLOW_TRANSPORT_VSOCK, true },
   { "nbd+ssh", LIBNBD_ALLOW_TRANSPORT_SSH, false },
   { "nbds+ssh", LIBNBD_ALLOW_TRANSPORT_SSH, true },
-};
-
-/* One decoded query parameter, kept in URI order. */
-struct param {
-  char *name;
-  char *value;                  /* "" for a bare "name" */
-};
-
-/* A URI taken apart and checked before anything touches the handle,
- * so a bad URI leaves the settings as they were.  The strings below
- * point into params.
- */
-struct parsed_uri {
-  xmlURIPtr uri;
-  const struct scheme *scheme;
-  struct param *params;
-  size_t nparams;
-  const char *socket;           /* the last socket=, or NULL */
-  const char *tls_certificates; /* the last of each, or NULL */
-  const char *tls_psk_file;
-  const char *tls_hostname;
-  int tls_verify_peer;          /* -1 absent, else 0 or 1 */
-  char *host;                   /* TCP, SSH: without IPv6 brackets */
-  char port[16];                /* TCP, SSH */
-  uint32_t cid, vsock_port;     /* vsock */
 };
 
 /* Query parameters that set a string, and where it goes. */
@@ -219,8 +184,8 @@ check_scheme (const char *raw, struct parsed_uri *p)
 /* The syntax alone: what get_uri needs to read back a URI that was
  * accepted once.  P is the caller's to free, even on error.
  */
-static int
-parse_syntax (const char *raw, struct parsed_uri *p)
+int
+nbd_internal_uri_parse_syntax (const char *raw, struct parsed_uri *p)
 {
   memset (p, 0, sizeof *p);
   p->tls_verify_peer = -1;
@@ -264,8 +229,8 @@ check_policy (struct nbd_handle *h, const struct parsed_uri *p)
 }
 
 /* The last socket= wins.  +unix needs one, +ssh may have one. */
-static int
-check_socket (struct parsed_uri *p)
+int
+nbd_internal_uri_check_socket (struct parsed_uri *p)
 {
   const char *s = p->uri->scheme;
   size_t i;
@@ -331,8 +296,8 @@ check_param (struct nbd_handle *h, struct parsed_uri *p,
 /* Port 0 or none means the default.  libxml2 reports -1 without an
  * authority.  libnbd 1.22 wraps a port above 65535: we refuse it.
  */
-static int
-set_port (struct parsed_uri *p, int dflt)
+int
+nbd_internal_uri_set_port (struct parsed_uri *p, int dflt)
 {
   int port = p->uri->port > 0 ? p->uri->port : dflt;
 
@@ -353,7 +318,7 @@ parse_tcp (struct parsed_uri *p)
   const char *server = p->uri->server;
   size_t len = server ? strlen (server) : 0;
 
-  if (set_port (p, NBD_DEFAULT_PORT) == -1)
+  if (nbd_internal_uri_set_port (p, NBD_DEFAULT_PORT) == -1)
     return -1;
   if (len == 0)
     p->host = strdup ("localhost");
@@ -390,58 +355,19 @@ parse_vsock (struct parsed_uri *p)
   return 0;
 }
 
-/* Would ssh(1) or the remote nc(1) read S as an option?  libnbd 1.22.2
- * passes the host as it is, so nbd+ssh://-oProxyCommand=.../ runs a
- * command on the client.
- */
-static bool
-is_option (const char *s)
-{
-  return s && s[0] == '-';
-}
-
-/* Server and port for SSH.  The user stays the TLS user, as in libnbd:
- * ssh finds its own login name, so the user never reaches ssh; we
- * still refuse one that looks like an option, in case it ever does.
- */
-static int
-parse_ssh (struct parsed_uri *p)
-{
-  const char *server = p->uri->server;
-
-  if (server == NULL || *server == '\0') {
-    set_error (EINVAL, "SSH transport requires a server name");
-    return -1;
-  }
-  if (is_option (server) || is_option (p->uri->user) ||
-      is_option (p->socket)) {
-    set_error (EINVAL, "NBD URI: an SSH server, user or socket must not "
-               "begin with '-', where ssh or nc would read an option");
-    return -1;
-  }
-  if (set_port (p, SSH_DEFAULT_PORT) == -1)
-    return -1;
-  p->host = strdup (server);
-  if (p->host == NULL) {
-    set_error (errno, "strdup");
-    return -1;
-  }
-  return 0;
-}
-
 static int
 parse_transport (struct parsed_uri *p)
 {
   switch (p->scheme->transport) {
   case LIBNBD_ALLOW_TRANSPORT_TCP: return parse_tcp (p);
   case LIBNBD_ALLOW_TRANSPORT_VSOCK: return parse_vsock (p);
-  case LIBNBD_ALLOW_TRANSPORT_SSH: return parse_ssh (p);
+  case LIBNBD_ALLOW_TRANSPORT_SSH: return nbd_internal_uri_parse_ssh (p);
   default: return 0;
   }
 }
 
-static void
-free_parsed (struct parsed_uri *p)
+void
+nbd_internal_uri_free_parsed (struct parsed_uri *p)
 {
   size_t i;
 
@@ -464,9 +390,9 @@ parse (struct nbd_handle *h, const char *raw, struct parsed_uri *p)
 {
   size_t i;
 
-  if (parse_syntax (raw, p) == -1 ||
+  if (nbd_internal_uri_parse_syntax (raw, p) == -1 ||
       check_policy (h, p) == -1 ||
-      check_socket (p) == -1)
+      nbd_internal_uri_check_socket (p) == -1)
     return -1;
   if (p->scheme->tls && nbd_unlocked_supports_tls (h) != 1) {
     set_error (ENOTSUP, "%s: TLS is not supported in this build",
@@ -530,71 +456,6 @@ save_uri (struct nbd_handle *h, const char *raw)
   return 0;
 }
 
-/* Is S safe in a remote shell command as it is? */
-static bool
-shell_safe (const char *s)
-{
-  return *s && strspn (s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                       "abcdefghijklmnopqrstuvwxyz0123456789"
-                       "/._-+:@,=%") == strlen (s);
-}
-
-/* S in single quotes for the remote shell, which ssh hands the command
- * to as one string: a socket path is data there, never shell syntax.
- */
-static char *
-shell_quote (const char *s)
-{
-  size_t n = 3;
-  const char *c;
-  char *r, *o;
-
-  for (c = s; *c; ++c)
-    n += *c == '\'' ? 4 : 1;
-  r = o = malloc (n);
-  if (r == NULL)
-    return NULL;
-  *o++ = '\'';
-  for (c = s; *c; ++c) {
-    if (*c == '\'') {
-      memcpy (o, "'\\''", 4);
-      o += 4;
-    }
-    else
-      *o++ = *c;
-  }
-  *o++ = '\'';
-  *o = '\0';
-  return r;
-}
-
-/* ssh -p PORT HOST nc -U SOCKET, or nc localhost 10809 without
- * socket=, as libnbd runs it.  parse_ssh made sure ssh reads HOST as
- * the destination and nc reads SOCKET as the path.
- */
-static int
-connect_ssh (struct nbd_handle *h, const struct parsed_uri *p)
-{
-  char *quoted = NULL;
-  const char *argv[] = { "ssh", "-p", p->port, p->host, "nc",
-                         "localhost", "10809", NULL };
-  int r;
-
-  if (p->socket) {
-    quoted = shell_safe (p->socket) ? strdup (p->socket)
-      : shell_quote (p->socket);
-    if (quoted == NULL) {
-      set_error (errno, "malloc");
-      return -1;
-    }
-    argv[5] = "-U";
-    argv[6] = quoted;
-  }
-  r = nbd_unlocked_aio_connect_command (h, (char **) argv);
-  free (quoted);
-  return r;
-}
-
 static int
 connect_transport (struct nbd_handle *h, const struct parsed_uri *p)
 {
@@ -604,7 +465,7 @@ connect_transport (struct nbd_handle *h, const struct parsed_uri *p)
   case LIBNBD_ALLOW_TRANSPORT_UNIX:
     return nbd_unlocked_aio_connect_unix (h, p->socket);
   case LIBNBD_ALLOW_TRANSPORT_SSH:
-    return connect_ssh (h, p);
+    return nbd_internal_uri_connect_ssh (h, p);
   default:
     return nbd_unlocked_aio_connect_vsock (h, p->cid, p->vsock_port);
   }
@@ -624,266 +485,8 @@ nbd_unlocked_aio_connect_uri (struct nbd_handle *h, const char *raw)
     goto out;
   r = connect_transport (h, &p);
  out:
-  free_parsed (&p);
+  nbd_internal_uri_free_parsed (&p);
   return r;
-}
-
-/* Building a URI back: the pieces before they are joined.  Whatever
- * is written must read back to the same settings.
- */
-struct uri_out {
-  const char *scheme;
-  char *host;                   /* "host:port", "cid:port" or "" */
-  char *query;                  /* "a=b&c=d", or NULL */
-};
-
-static bool
-is_unreserved (unsigned char c)
-{
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-    (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
-}
-
-/* Percent-encode S, keeping the RFC 3986 unreserved characters and
- * those in KEEP.  Not xmlURIEscapeStr: it never escapes '@', so a user
- * "a@b" would come out as nbd://a@b@host/.  Returns a malloc'd
- * string, or NULL with the error set.
- */
-static char *
-escape (const char *s, const char *keep)
-{
-  static const char hex[] = "0123456789ABCDEF";
-  const unsigned char *c;
-  char *r = malloc (3 * strlen (s) + 1), *o = r;
-
-  if (r == NULL) {
-    set_error (errno, "malloc");
-    return NULL;
-  }
-  for (c = (const unsigned char *) s; *c; ++c) {
-    if (is_unreserved (*c) || strchr (keep, *c))
-      *o++ = *c;
-    else {
-      *o++ = '%';
-      *o++ = hex[*c >> 4];
-      *o++ = hex[*c & 15];
-    }
-  }
-  *o = '\0';
-  return r;
-}
-
-/* Append "NAME=VALUE" to the query, escaping VALUE, and so every '&',
- * ';', '=' and '%' in it.
- */
-static int
-append_param (struct uri_out *o, const char *name, const char *value)
-{
-  char *e = escape (value, "/:"), *old = o->query;
-  int r;
-
-  if (e == NULL)
-    return -1;
-  r = asprintf (&o->query, "%s%s%s=%s",
-                old ? old : "", old ? "&" : "", name, e);
-  free (e);
-  if (r == -1) {
-    o->query = old;
-    set_error (errno, "asprintf");
-    return -1;
-  }
-  free (old);
-  return 0;
-}
-
-/* "host:port", bracketing an IPv6 literal (hostnames have no ':'). */
-static int
-set_host_port (struct uri_out *o, const char *host, const char *port)
-{
-  char *e = escape (host, ":");
-  bool v6 = strchr (host, ':') != NULL;
-  int r;
-
-  if (e == NULL)
-    return -1;
-  r = asprintf (&o->host, "%s%s%s:%s", v6 ? "[" : "", e, v6 ? "]" : "",
-                port);
-  free (e);
-  if (r == -1) {
-    o->host = NULL;
-    set_error (errno, "asprintf");
-    return -1;
-  }
-  return 0;
-}
-
-static int
-unix_part (struct nbd_handle *h, bool tls, struct uri_out *o)
-{
-  const struct sockaddr_un *sun = (const struct sockaddr_un *) &h->connaddr;
-  size_t off = offsetof (struct sockaddr_un, sun_path), max;
-  char path[sizeof sun->sun_path + 1];
-
-  if (h->connaddr_len <= off || sun->sun_path[0] == '\0') {
-    /* The API cannot carry the NUL of an abstract socket name. */
-    set_error (EPROTONOSUPPORT, "cannot make a URI for an unnamed or "
-               "abstract Unix domain socket");
-    return -1;
-  }
-  max = h->connaddr_len - off;
-  if (max > sizeof sun->sun_path)
-    max = sizeof sun->sun_path;
-  memcpy (path, sun->sun_path, max);
-  path[max] = '\0';
-  o->scheme = tls ? "nbds+unix" : "nbd+unix";
-  o->host = strdup ("");
-  if (o->host == NULL) {
-    set_error (errno, "strdup");
-    return -1;
-  }
-  return append_param (o, "socket", path);
-}
-
-static int
-inet_part (struct nbd_handle *h, bool tls, struct uri_out *o)
-{
-  char host[NI_MAXHOST], serv[NI_MAXSERV];
-  int err;
-
-  err = getnameinfo ((const struct sockaddr *) &h->connaddr, h->connaddr_len,
-                     host, sizeof host, serv, sizeof serv,
-                     NI_NUMERICHOST | NI_NUMERICSERV);
-  if (err != 0) {
-    set_error (0, "getnameinfo: %s", gai_strerror (err));
-    return -1;
-  }
-  o->scheme = tls ? "nbds" : "nbd";
-  return set_host_port (o, host, serv);
-}
-
-#if defined (AF_VSOCK) && defined (HAVE_LINUX_VM_SOCKETS_H)
-static int
-vsock_part (struct nbd_handle *h, bool tls, struct uri_out *o)
-{
-  const struct sockaddr_vm *svm = (const struct sockaddr_vm *) &h->connaddr;
-
-  o->scheme = tls ? "nbds+vsock" : "nbd+vsock";
-  if (asprintf (&o->host, "%u:%u", svm->svm_cid, svm->svm_port) == -1) {
-    o->host = NULL;
-    set_error (errno, "asprintf");
-    return -1;
-  }
-  return 0;
-}
-#endif
-
-/* A handle that ran a command has no address: if an nbd+ssh URI made
- * it, read the server, port and socket back from that URI.  (libnbd
- * 1.22.2 gives up here with EINVAL.)
- */
-static int
-ssh_part (struct nbd_handle *h, bool tls, struct uri_out *o)
-{
-  struct parsed_uri p;
-  int r = -1;
-
-  memset (&p, 0, sizeof p);
-  if (h->uri == NULL || parse_syntax (h->uri, &p) == -1 ||
-      p.scheme->transport != LIBNBD_ALLOW_TRANSPORT_SSH ||
-      check_socket (&p) == -1 || parse_ssh (&p) == -1) {
-    set_error (EINVAL, "cannot construct a URI for this connection type");
-    goto out;
-  }
-  o->scheme = tls ? "nbds+ssh" : "nbd+ssh";
-  if (set_host_port (o, p.host, p.port) == 0 &&
-      (p.socket == NULL || append_param (o, "socket", p.socket) == 0))
-    r = 0;
- out:
-  free_parsed (&p);
-  return r;
-}
-
-/* Scheme and authority from how the handle connected. */
-static int
-transport_part (struct nbd_handle *h, bool tls, struct uri_out *o)
-{
-  if (h->hostname && h->port) {
-    o->scheme = tls ? "nbds" : "nbd";
-    return set_host_port (o, h->hostname, h->port);
-  }
-  switch (h->connaddr_len > 0 ? h->connaddr.ss_family : AF_UNSPEC) {
-  case AF_UNIX: return unix_part (h, tls, o);
-  case AF_INET: case AF_INET6: return inet_part (h, tls, o);
-#if defined (AF_VSOCK) && defined (HAVE_LINUX_VM_SOCKETS_H)
-  case AF_VSOCK: return vsock_part (h, tls, o);
-#endif
-  case AF_UNSPEC: return ssh_part (h, tls, o);
-  default:
-    set_error (EAFNOSUPPORT, "address family %d not supported",
-               h->connaddr.ss_family);
-    return -1;
-  }
-}
-
-/* Every TLS setting made, as libnbd writes them, so the URI connects
- * the same way (the user goes in the authority).
- */
-static int
-tls_part (struct nbd_handle *h, struct uri_out *o)
-{
-  if (h->tls_certificates &&
-      append_param (o, "tls-certificates", h->tls_certificates) == -1)
-    return -1;
-  if (h->tls_psk_file &&
-      append_param (o, "tls-psk-file", h->tls_psk_file) == -1)
-    return -1;
-  if (h->tls_hostname &&
-      append_param (o, "tls-hostname", h->tls_hostname) == -1)
-    return -1;
-  if (!h->tls_verify_peer &&
-      append_param (o, "tls-verify-peer", "false") == -1)
-    return -1;
-  return 0;
-}
-
-/* Join the pieces: scheme://[user@]host/export[?query]. */
-static char *
-join (struct nbd_handle *h, const struct uri_out *o)
-{
-  char *user = NULL, *name = NULL, *ret = NULL;
-
-  name = escape (h->export_name ? h->export_name : "", "/:@");
-  if (name == NULL)
-    goto out;
-  if (h->tls_username && (user = escape (h->tls_username, "")) == NULL)
-    goto out;
-  if (asprintf (&ret, "%s://%s%s%s/%s%s%s", o->scheme,
-                user ? user : "", user ? "@" : "", o->host, name,
-                o->query ? "?" : "", o->query ? o->query : "") == -1) {
-    ret = NULL;
-    set_error (errno, "asprintf");
-  }
- out:
-  free (user);
-  free (name);
-  return ret;
-}
-
-/* Best effort: a URI that should reach the same server and export.
- * The caller frees it.
- */
-char *
-nbd_unlocked_get_uri (struct nbd_handle *h)
-{
-  struct uri_out o = { NULL, NULL, NULL };
-  bool tls = h->tls == LIBNBD_TLS_REQUIRE || h->tls_negotiated;
-  char *ret = NULL;
-
-  if (transport_part (h, tls, &o) == 0 && tls_part (h, &o) == 0)
-    ret = join (h, &o);
-  free (o.host);
-  free (o.query);
-  return ret;
 }
 
 /* A heuristic, as in libnbd 1.22: "nbd" or "nbds", optionally with
