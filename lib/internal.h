@@ -310,7 +310,8 @@ struct nbd_handle {
  * Files not listed define only public calls (nbd_unlocked_* in
  * unlocked.h, or the hand-written nbd_create and nbd_close): handle.c
  * (the handle and its settings), rw.c (the data commands), uri.c
- * (connect_uri, get_uri).
+ * (connect_uri), uri-write.c (get_uri), uri-ssh.c (the nbd+ssh
+ * transport); the helpers those three share are in uri.h.
  */
 
 /* ---- errors.c: the thread-local error and the API call context ---- */
