@@ -604,9 +604,33 @@ handle first (after any optional arguments).
      NBD.pread nbd buf 0L;
      Printf.printf \"%Ld bytes\\n\" (NBD.get_size nbd))
 
-Build with:
+Build and run it against an installed libnbd with:
 
- ocamlfind ocamlopt -package nbd -linkpkg prog.ml -o prog"
+ ocamlfind ocamlopt -package nbd -linkpkg prog.ml -o prog
+ ./prog
+
+C<make install> puts the package in ocamlfind's destdir (see
+C<ocamlfind printconf destdir>), which ocamlfind searches before the
+directory of a system package C<nbd> such as Debian's.  If you
+installed it elsewhere, with C<make install OCAML_DESTDIR=dir>, put
+F<dir> first in C<OCAMLPATH>.  The package tells the linker where
+F<libnbd.so> was installed; if the dynamic linker does not look there
+(a C<--prefix> of your own), set C<LD_LIBRARY_PATH> to run the
+program.  Byte code (C<ocamlfind ocamlc>) needs the stubs
+F<dllmlnbd.so> too, installed in the destdir's F<stublibs>: if
+OCaml's F<ld.conf> does not list that directory, set
+C<CAML_LD_LIBRARY_PATH> to it, to build and to run.
+
+To use a libnbd build tree without installing it, run the same
+commands under the tree's F<run> script:
+
+ ../libnbd/run ocamlfind ocamlopt -package nbd -linkpkg prog.ml -o prog
+ ../libnbd/run ./prog
+
+F<run> puts the tree's package first in C<OCAMLPATH>, and the tree's
+F<libnbd.so.0> and stubs first for the dynamic linker.  Started
+without F<run>, the program looks for the system's F<libnbd.so.0>,
+and does not start if that is older than the tree's."
 
 (* "C<NBD.a>, C<NBD.b> and C<NBD.c>": the calls that take no lock. *)
 let unlocked_calls () =
