@@ -57,15 +57,14 @@ let thread_closes () =
   let nbd = connected [ "--filter=delay"; "memory"; "1M"; "rdelay=1" ] in
   NBD.pwrite nbd data 0L;
   let pid = NBD.get_subprocess_pid nbd in
-  let started = ref false and result = ref None in
+  let result = ref None in
   let reader () =
     let buf = Bytes.create 512 in
-    started := true;
     result := Some (try NBD.pread nbd buf 0L; Ok buf with e -> Error e) in
   let t = Thread.create reader () in
-  while not !started do Thread.yield () done;
-  (* Let the reader into the call, which waits a second for nbdkit. *)
-  Thread.delay 0.3;
+  (* The reader is inside its call once its read is in flight (a call
+     that skips the lock can tell, while the reader holds it). *)
+  while NBD.aio_in_flight nbd = 0 do Thread.delay 0.01 done;
   NBD.close nbd;
   check_closed "thread" nbd;
   Thread.join t;

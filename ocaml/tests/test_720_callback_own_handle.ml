@@ -48,7 +48,7 @@ let () =
   (* Two threads on one handle: the second waits, it is no deadlock. *)
   let nbd = connected [ "--filter=delay"; "memory"; "1M"; "rdelay=1" ] in
   let t = Thread.create (fun () -> NBD.pread nbd (Bytes.create 512) 0L) () in
-  Thread.delay 0.2;
+  while NBD.aio_in_flight nbd = 0 do Thread.delay 0.01 done;
   check (NBD.get_size nbd = 1048576L) "get_size from a second thread";
   Thread.join t;
   NBD.close nbd
