@@ -213,8 +213,10 @@ let generate_ocaml_nbd_mli () =
   pr "(** A new handle; it is closed when it is garbage collected, or\n";
   pr "    earlier by {!close}. *)\n\n";
   pr "val close : t -> unit\n";
-  pr "(** Close the handle now.  Any later call on it raises {!Closed};\n";
-  pr "    closing it again does nothing. *)\n\n";
+  pr "(** Close the handle.  Any later call on it raises {!Closed};\n";
+  pr "    closing it again does nothing.  Calls already running on the\n";
+  pr "    handle (in other threads, or the call whose callback closes\n";
+  pr "    it) finish first: the last of them to return closes it. *)\n\n";
   pr "val with_handle : (t -> 'a) -> 'a\n";
   pr "(** [with_handle f] calls [f] with a new handle and closes the\n";
   pr "    handle when [f] returns or raises. *)\n\n";
@@ -410,13 +412,12 @@ let pr_stub (name, c) =
        params false rest in
   params true values;
   pr "  CAMLlocal1 (rv);\n";
-  let line =
-    sprintf "  struct nbd_handle *h = mlnbd_handle (hv, \"NBD.%s\");" name in
-  if String.length line <= 80 then pr "%s\n" line
-  else pr "  struct nbd_handle *h =\n    mlnbd_handle (hv, \"NBD.%s\");\n" name;
+  pr "  struct mlnbd_call call;\n";
+  pr "  struct nbd_handle *h;\n";
   (* Declarations, then the conversions that cannot fail for want of
-     memory; everything allocated comes after, so that one failed
-     allocation can release the others. *)
+     memory; then the call begins (see nbd-c.h: nothing may raise past
+     it without ending it); everything allocated comes after, so that
+     one failed allocation can release the others. *)
   let allocs = ref [] in
   List.iter (function
     | OClosure cl ->
@@ -469,8 +470,7 @@ let pr_stub (name, c) =
   ) c.args;
   pr "  %s r;\n" (C.c_ret_type c.ret);
   let allocs = List.rev !allocs in
-  if allocs <> [] || List.exists (function OFlags _ -> true | _ -> false)
-                       c.optargs then pr "\n";
+  pr "\n";
   List.iter (function
     | OFlags (n, f, _) ->
        pr "  if (Is_some (%sv))\n" n;
@@ -479,6 +479,9 @@ let pr_stub (name, c) =
            sprintf "NELEMS (%s)" (flags_table f) ] ");\n"
     | OClosure _ -> ()
   ) c.optargs;
+  GoLang.pr_wrapped "  h = mlnbd_call_begin ("
+    [ "&call"; "hv"; sprintf "\"NBD.%s\"" name;
+      if c.is_locked then "true" else "false" ] ");\n";
   (* Allocate.  Strings and bytes are copied out of the OCaml heap: a
      compaction in another thread may move them during the call. *)
   let buf = persistent_buffer c in
@@ -520,6 +523,7 @@ let pr_stub (name, c) =
            pr "    mlnbd_closure_release (%s_callback.user_data);\n"
              cl.cbname
       ) allocs;
+    pr "    mlnbd_call_end (&call);\n";
     pr "    caml_raise_out_of_memory ();\n  }\n"
   );
   pr "\n";
@@ -548,8 +552,9 @@ let pr_stub (name, c) =
   release ();
   (match C.c_err_value c.ret with
    | Some e ->
-      pr "  if (r == %s)\n    mlnbd_raise_error ();\n" e
+      pr "  if (r == %s)\n    mlnbd_call_fail (&call);\n" e
    | None -> ());
+  pr "  mlnbd_call_end (&call);\n";
   (match c.ret with
    | RBool -> pr "  rv = Val_bool (r);\n"
    | RStaticString -> pr "  rv = caml_copy_string (r);\n"
@@ -599,17 +604,58 @@ handle first (after any optional arguments).
      NBD.pread nbd buf 0L;
      Printf.printf \"%Ld bytes\\n\" (NBD.get_size nbd))
 
-Build with:
+Build and run it against an installed libnbd with:
 
- ocamlfind ocamlopt -package nbd -linkpkg prog.ml -o prog"
+ ocamlfind ocamlopt -package nbd -linkpkg prog.ml -o prog
+ ./prog
 
-let man_sections = [
+C<make install> puts the package in ocamlfind's destdir (see
+C<ocamlfind printconf destdir>), which ocamlfind searches before the
+directory of a system package C<nbd> such as Debian's.  If you
+installed it elsewhere, with C<make install OCAML_DESTDIR=dir>, put
+F<dir> first in C<OCAMLPATH>.  The package tells the linker where
+F<libnbd.so> was installed; if the dynamic linker does not look there
+(a C<--prefix> of your own), set C<LD_LIBRARY_PATH> to run the
+program.  Byte code (C<ocamlfind ocamlc>) needs the stubs
+F<dllmlnbd.so> too, installed in the destdir's F<stublibs>: if
+OCaml's F<ld.conf> does not list that directory, set
+C<CAML_LD_LIBRARY_PATH> to it, to build and to run.
+
+To use a libnbd build tree without installing it, run the same
+commands under the tree's F<run> script:
+
+ ../libnbd/run ocamlfind ocamlopt -package nbd -linkpkg prog.ml -o prog
+ ../libnbd/run ./prog
+
+F<run> puts the tree's package first in C<OCAMLPATH>, and the tree's
+F<libnbd.so.0> and stubs first for the dynamic linker.  Started
+without F<run>, the program looks for the system's F<libnbd.so.0>,
+and does not start if that is older than the tree's."
+
+(* "C<NBD.a>, C<NBD.b> and C<NBD.c>": the calls that take no lock. *)
+let unlocked_calls () =
+  let names = List.filter_map (fun (name, c) ->
+    if c.is_locked then None else Some (sprintf "C<NBD.%s>" name)) calls in
+  match List.rev names with
+  | [] -> "none"
+  | [ n ] -> n
+  | last :: rest -> String.concat ", " (List.rev rest) ^ " and " ^ last
+
+let man_sections () = [
   "Handles", "\
 C<NBD.create ()> returns a new handle of type C<NBD.t>.  It is closed
 when the garbage collector finds it unreachable, or earlier by
 C<NBD.close>, after which every call on it raises C<NBD.Closed>.
 C<NBD.with_handle f> calls C<f> with a new handle and closes it when
-C<f> returns or raises.";
+C<f> returns or raises.
+
+C<NBD.close> is safe while calls are running on the handle, in other
+threads or in the call whose callback closes it: no new call starts
+(they raise C<NBD.Closed>), those running finish (a blocked
+C<NBD.pread> still returns its data), and the last of them to return
+closes the handle.  So C<NBD.close> may return before the connection
+and any subprocess are gone, and a callback may close its own
+handle.";
   "Errors", "\
 A call that fails in C raises C<NBD.Error (msg, errno)>: the message
 of L<nbd_get_error(3)> and the C<errno> of L<nbd_get_errno(3)> as a
@@ -635,11 +681,22 @@ to the garbage collector.  A callback returns an C<int>; for the
 callbacks with an C<int ref> argument, C<-1> with the C<ref> set to an
 errno fails the command.  An exception raised in a callback is printed
 to stderr and fails the command as C<-1> would (C<Assert_failure>
-aborts the program).";
+aborts the program).
+
+A callback runs while the call that runs it (C<NBD.poll>,
+C<NBD.pread_structured>, C<NBD.aio_notify_read>, ...) holds the
+handle's lock, so on its own handle it may call only C<NBD.close> and
+the calls that skip the lock: " ^ unlocked_calls () ^ ".  Any other
+call on its own handle raises C<NBD.Error> with C<EDEADLK> at once,
+instead of waiting for ever for that lock.  The completions that
+C<NBD.close> runs for commands still in flight find the handle closed:
+every call on it raises C<NBD.Closed>.  Calls on other handles are not
+limited.";
   "Threads", "\
 Every call releases the OCaml runtime lock while libnbd runs, so other
 threads (of the C<threads> library) run while one waits on the server;
-callbacks take the lock again.";
+callbacks take the lock again.  Threads may share a handle: a call
+waits while another thread's call holds the handle.";
 ]
 
 let generate_libnbd_ocaml_3 () =
@@ -650,7 +707,7 @@ let generate_libnbd_ocaml_3 () =
   List.iter (fun (title, text) ->
     pr ".SS \"%s\"\n" title;
     Pod.pr_pod "libnbd-ocaml(3)" text
-  ) man_sections;
+  ) (man_sections ());
   pr ".SH SEE ALSO\n.ad l\n";
   pr "\\fBlibnbd\\fR(3),\n\\fBocamlfind\\fR(1)\n"
 

@@ -1,9 +1,12 @@
-/* handle.c: the handle of the OCaml bindings, in a custom block, and
- * the exceptions the stubs raise.
+/* handle.c: the handle of the OCaml bindings, the bracket around every
+ * call on it (which makes NBD.close safe while calls run), and the
+ * exceptions the stubs raise.
  */
 
 #include <config.h>
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "nbd-c.h"
@@ -17,13 +20,29 @@
 #define code_of_unix_error caml_unix_code_of_unix_error
 #endif
 
-/* No finaliser here: closing a handle calls the .free of its closures,
- * which is OCaml work, so NBD.create attaches an OCaml finaliser that
- * calls NBD.close instead.
+/* The calls this thread is inside, innermost first. */
+static __thread struct mlnbd_call *thread_calls;
+
+/* NBD.create attaches an OCaml finaliser that closes the handle, as
+ * closing runs OCaml code (the .free of each closure, the completions
+ * of commands in flight), which this finaliser may not.  By the time
+ * the block is swept only the struct is left; a handle somehow never
+ * closed is left alone rather than closed here.
  */
+static void
+finalize_handle (value hv)
+{
+  struct mlnbd_handle *mh = Handle_val (hv);
+
+  if (mh == NULL || mh->h != NULL)
+    return;
+  pthread_mutex_destroy (&mh->lock);
+  free (mh);
+}
+
 static struct custom_operations handle_ops = {
   "org.libguestfs.libnbd.handle",
-  custom_finalize_default,
+  finalize_handle,
   custom_compare_default,
   custom_hash_default,
   custom_serialize_default,
@@ -32,27 +51,12 @@ static struct custom_operations handle_ops = {
   custom_fixed_length_default,
 };
 
-/* The handle of [hv], or raise NBD.Closed naming the call. */
-struct nbd_handle *
-mlnbd_handle (value hv, const char *call)
-{
-  struct nbd_handle *h = Handle_val (hv);
-
-  if (h == NULL)
-    caml_raise_with_string (*caml_named_value ("mlnbd_closed"), call);
-  return h;
-}
-
-/* Raise NBD.Error with the message and errno of the call that just
- * failed in this thread.
- */
-void
-mlnbd_raise_error (void)
+/* The exception NBD.Error (msg, errno), errno None when it is 0. */
+static value
+error_exception (const char *msg, int err)
 {
   CAMLparam0 ();
   CAMLlocal3 (msgv, errv, exn);
-  const char *msg = nbd_get_error ();
-  int err = nbd_get_errno ();
 
   msgv = caml_copy_string (msg ? msg : "libnbd call failed");
   if (err == 0)
@@ -63,6 +67,113 @@ mlnbd_raise_error (void)
   Field (exn, 0) = *caml_named_value ("mlnbd_error");
   Field (exn, 1) = msgv;
   Field (exn, 2) = errv;
+  CAMLreturn (exn);
+}
+
+/* Raise NBD.Error with the message and errno of the call that just
+ * failed in this thread.
+ */
+void
+mlnbd_raise_error (void)
+{
+  caml_raise (error_exception (nbd_get_error (), nbd_get_errno ()));
+}
+
+/* Close [h] for good.  This waits for a subprocess, and runs the
+ * closures' .free and the completions of commands still in flight,
+ * which take the runtime lock again.
+ */
+static void
+close_now (struct nbd_handle *h)
+{
+  caml_enter_blocking_section ();
+  nbd_close (h);
+  caml_leave_blocking_section ();
+}
+
+/* Is this thread inside a call on [mh]?  Then it is running one of
+ * the handle's callbacks, and holds the handle's lock.
+ */
+static bool
+in_call (struct mlnbd_handle *mh)
+{
+  struct mlnbd_call *c;
+
+  for (c = thread_calls; c != NULL; c = c->outer)
+    if (c->mh == mh)
+      return true;
+  return false;
+}
+
+/* libnbd's handle lock is not recursive: a locked call from a callback
+ * of its own handle would wait for ever for the lock its own thread
+ * holds.  Raise EDEADLK instead.
+ */
+static void
+raise_deadlock (const char *name)
+{
+  char msg[256];
+
+  snprintf (msg, sizeof msg,
+            "%s: called from a callback of the same handle, which holds "
+            "the handle's lock (only the calls that skip the lock may be)",
+            name);
+  caml_raise (error_exception (msg, EDEADLK));
+}
+
+struct nbd_handle *
+mlnbd_call_begin (struct mlnbd_call *call, value hv, const char *name,
+                  bool locked)
+{
+  struct mlnbd_handle *mh = Handle_val (hv);
+  bool deadlock = locked && in_call (mh);
+  struct nbd_handle *h;
+
+  pthread_mutex_lock (&mh->lock);
+  h = mh->closing ? NULL : mh->h;
+  if (h != NULL && !deadlock)
+    mh->users++;
+  pthread_mutex_unlock (&mh->lock);
+  if (h == NULL)
+    caml_raise_with_string (*caml_named_value ("mlnbd_closed"), name);
+  if (deadlock)
+    raise_deadlock (name);
+  call->mh = mh;
+  call->outer = thread_calls;
+  thread_calls = call;
+  return h;
+}
+
+/* The stub holds the handle's value as a root, so [mh] is alive. */
+void
+mlnbd_call_end (struct mlnbd_call *call)
+{
+  struct mlnbd_handle *mh = call->mh;
+  struct nbd_handle *h = NULL;
+
+  thread_calls = call->outer;
+  pthread_mutex_lock (&mh->lock);
+  mh->users--;
+  if (mh->users == 0 && mh->closing) {
+    h = mh->h;
+    mh->h = NULL;
+  }
+  pthread_mutex_unlock (&mh->lock);
+  if (h != NULL)
+    close_now (h);
+}
+
+/* The exception is made before the call ends: a close there runs
+ * callbacks, whose own calls would replace this thread's error.
+ */
+void
+mlnbd_call_fail (struct mlnbd_call *call)
+{
+  CAMLparam0 ();
+  CAMLlocal1 (exn);
+
+  exn = error_exception (nbd_get_error (), nbd_get_errno ());
+  mlnbd_call_end (call);
   caml_raise (exn);
   CAMLnoreturn;
 }
@@ -72,35 +183,49 @@ mlnbd_create (value unitv)
 {
   CAMLparam1 (unitv);
   CAMLlocal1 (hv);
-  struct nbd_handle *h;
+  struct mlnbd_handle *mh;
 
-  h = nbd_create ();
-  if (h == NULL)
-    mlnbd_raise_error ();
   /* The handle's memory is outside the heap: tell the GC about it, so
    * that unreachable handles are collected (and closed) in time.
    */
-  hv = caml_alloc_custom_mem (&handle_ops, sizeof h, 8192);
-  Handle_val (hv) = h;
+  hv = caml_alloc_custom_mem (&handle_ops, sizeof mh, 8192);
+  Handle_val (hv) = NULL;
+  mh = malloc (sizeof *mh);
+  if (mh == NULL)
+    caml_raise_out_of_memory ();
+  mh->h = nbd_create ();
+  if (mh->h == NULL) {
+    free (mh);
+    mlnbd_raise_error ();
+  }
+  pthread_mutex_init (&mh->lock, NULL);
+  mh->users = 0;
+  mh->closing = false;
+  Handle_val (hv) = mh;
   CAMLreturn (hv);
 }
 
-/* Close the handle; closing it again does nothing. */
+/* Close the handle now, or, when calls are running on it (in other
+ * threads, or the call whose callback this is), when the last of them
+ * returns; either way no new call starts.  Closing again does nothing.
+ */
 value
 mlnbd_close (value hv)
 {
   CAMLparam1 (hv);
-  struct nbd_handle *h = Handle_val (hv);
+  struct mlnbd_handle *mh = Handle_val (hv);
+  struct nbd_handle *h = NULL;
 
-  if (h != NULL) {
-    Handle_val (hv) = NULL;
-    /* Closing waits for a subprocess and runs the closures' .free,
-     * which take the runtime lock again.
-     */
-    caml_enter_blocking_section ();
-    nbd_close (h);
-    caml_leave_blocking_section ();
+  pthread_mutex_lock (&mh->lock);
+  if (!mh->closing) {
+    mh->closing = true;
+    h = mh->users == 0 ? mh->h : NULL;
+    if (h != NULL)
+      mh->h = NULL;
   }
+  pthread_mutex_unlock (&mh->lock);
+  if (h != NULL)
+    close_now (h);
   CAMLreturn (Val_unit);
 }
 

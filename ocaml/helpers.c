@@ -60,7 +60,9 @@ mlnbd_closure_free (void *user_data)
 
 /* A callback raised [exn]: libnbd 1.22 prints it and fails the
  * command (the trampoline returns -1); a failed assertion is a bug in
- * the program, and aborts it.
+ * the program, and aborts it.  Callback.register_exception names the
+ * exception's constructor (its slot), not the exception: an
+ * exception with an argument is a block whose field 0 is that slot.
  */
 void
 mlnbd_callback_raised (const char *cbname, value exn)
@@ -73,7 +75,7 @@ mlnbd_callback_raised (const char *cbname, value exn)
            cbname, s ? s : "(unknown)");
   free (s);
   if (assert_failure != NULL && Is_block (exn) &&
-      Field (exn, 0) == Field (*assert_failure, 0))
+      Field (exn, 0) == *assert_failure)
     abort ();
   CAMLreturn0;
 }

@@ -7,6 +7,8 @@
 #ifndef LIBNBD_OCAML_NBD_C_H
 #define LIBNBD_OCAML_NBD_C_H
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -23,8 +25,29 @@
 
 #include <libnbd.h>
 
-/* The handle, in a custom block; NULL once NBD.close has run. */
-#define Handle_val(v) (*((struct nbd_handle **) Data_custom_val (v)))
+/* The handle of an NBD.t.  It lives outside the OCaml heap, where its
+ * mutex cannot move, and the custom block points to it.  NBD.close
+ * while calls are running on the handle (in other threads, or the
+ * call whose callback closes it) only marks it closing: the last of
+ * those calls to return closes it.
+ */
+struct mlnbd_handle {
+  pthread_mutex_t lock;         /* guards the fields below */
+  struct nbd_handle *h;         /* NULL once closed */
+  unsigned users;               /* stubs inside a call on h */
+  bool closing;                 /* NBD.close ran: no new calls */
+};
+#define Handle_val(v) (*((struct mlnbd_handle **) Data_custom_val (v)))
+
+/* One stub's call on a handle, on that stub's C stack.  The calls of
+ * a thread form a stack (a callback's call sits on the call that ran
+ * the callback), which tells a call on a handle whose lock this
+ * thread already holds.
+ */
+struct mlnbd_call {
+  struct mlnbd_handle *mh;
+  struct mlnbd_call *outer;
+};
 
 /* The user_data of every closure passed to libnbd: the OCaml function
  * (Val_unit for an absent completion) and the Bigarray of the command
@@ -39,8 +62,20 @@ struct mlnbd_closure {
 /* An optional callback's function, or Val_unit for None. */
 #define mlnbd_optional_fn(v) (Is_some (v) ? Some_val (v) : Val_unit)
 
-/* handle.c */
-extern struct nbd_handle *mlnbd_handle (value hv, const char *call);
+/* handle.c: each stub brackets its libnbd call by these.
+ * mlnbd_call_begin raises NBD.Closed on a closed handle, and NBD.Error
+ * (EDEADLK) for a call that takes the handle lock from a callback of
+ * that handle; it must come after the conversions that may raise, as
+ * every path from it must reach mlnbd_call_end or mlnbd_call_fail
+ * (which ends the call and raises the call's NBD.Error).  Ending the
+ * last call of a closing handle closes it.
+ */
+extern struct nbd_handle *mlnbd_call_begin (struct mlnbd_call *call,
+                                            value hv, const char *name,
+                                            bool locked);
+extern void mlnbd_call_end (struct mlnbd_call *call);
+extern void mlnbd_call_fail (struct mlnbd_call *call)
+  __attribute__ ((noreturn));
 extern void mlnbd_raise_error (void) __attribute__ ((noreturn));
 
 /* helpers.c: closures.  mlnbd_closure_new returns NULL when memory
