@@ -260,7 +260,7 @@ abandon_pending (void)
   struct nbd_handle *h = nbd_create ();
   struct cue cue;
   uint64_t hs, sent, begun;
-  size_t i, ok = 0;
+  size_t i;
   pid_t pid;
   int r;
 
@@ -287,10 +287,9 @@ abandon_pending (void)
     if (nbd_poll (h, 5000) <= 0)
       break;
   say_state ("then", h);
-  for (i = 0; i < NR_WRITES; ++i)
-    ok += c[i].err == 0;
-  say ("writes that succeeded beyond those begun before nbd_shutdown: %"
-       PRIi64, (int64_t) ok - (int64_t) begun);
+  /* How many of the begun writes get their reply before the server
+   * sees NBD_CMD_DISC is a race: not printed.
+   */
   nbd_close (h);
   say_error_kinds ("the errors of the others", c, NR_WRITES);
   reap (pid);
