@@ -26,6 +26,9 @@
  *   wait                     send what is gathered, then block until a
  *                            byte (or EOF) arrives on the descriptor
  *                            $FAKE_SERVER_WAIT_FD names: the test's cue
+ *   tell                     send what is gathered, then write a byte to
+ *                            the descriptor $FAKE_SERVER_TELL_FD names:
+ *                            the test learns the server got this far
  *   reset                    exit with SO_LINGER 0: over TCP the client
  *                            sees a real connection reset
  *
@@ -97,6 +100,20 @@ wait_for_cue (void)
     ;
 }
 
+/* Let the test know the script got here. */
+static void
+tell_test (void)
+{
+  const char *fd = getenv ("FAKE_SERVER_TELL_FD");
+
+  wire_flush ();
+  if (fd == NULL || write (atoi (fd), "t", 1) != 1) {
+    fprintf (stderr, "fake-server: tell: $FAKE_SERVER_TELL_FD is not "
+             "set or not writable\n");
+    exit (EXIT_FAILURE);
+  }
+}
+
 /* Close with a reset rather than a FIN (TCP only; a Unix socket just
  * closes).
  */
@@ -150,6 +167,8 @@ play_token (const char *p, const struct script_ctx *c)
   }
   else if (strncmp (p, "wait", 4) == 0)
     wait_for_cue ();
+  else if (strncmp (p, "tell", 4) == 0)
+    tell_test ();
   else if (strncmp (p, "reset", 5) == 0)
     reset_connection ();
   else {
