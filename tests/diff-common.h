@@ -208,34 +208,57 @@ cue_send (struct cue *c)
   CHECK (write (c->fd[1], "x", 1) == 1);
 }
 
-/* In the forked server: make the cue's read end $FAKE_SERVER_WAIT_FD
- * and exec ARGV on the connected socket S.
+/* In the forked server: pass a descriptor of pipe end FD as $VAR. */
+static inline void
+pass_fd (const char *var, int fd)
+{
+  char s[16];
+  int r = dup (fd);             /* without O_CLOEXEC */
+
+  if (r == -1)
+    _exit (126);
+  snprintf (s, sizeof s, "%d", r);
+  setenv (var, s, 1);
+}
+
+/* In the forked server: hand it the cue's read end, as
+ * $FAKE_SERVER_WAIT_FD, and the tell pipe's write end, as
+ * $FAKE_SERVER_TELL_FD (either may be NULL), then exec ARGV on the
+ * connected socket S.
  */
 static inline void
-exec_server (int s, char **argv, struct cue *c)
+exec_server (int s, char **argv, struct cue *c, struct cue *tell)
 {
-  char fd[16];
-
   if (dup2 (s, STDIN_FILENO) == -1 || dup2 (s, STDOUT_FILENO) == -1)
     _exit (126);
-  if (c) {
-    int r = dup (c->fd[0]);     /* without O_CLOEXEC */
-    if (r == -1)
-      _exit (126);
-    snprintf (fd, sizeof fd, "%d", r);
-    setenv ("FAKE_SERVER_WAIT_FD", fd, 1);
-  }
+  if (c)
+    pass_fd ("FAKE_SERVER_WAIT_FD", c->fd[0]);
+  if (tell)
+    pass_fd ("FAKE_SERVER_TELL_FD", tell->fd[1]);
   execv (argv[0], argv);
   _exit (127);
 }
 
+/* True once the server's "tell" token has run (the pipe is made
+ * non-blocking for this by the first call).
+ */
+static inline bool
+told (struct cue *tell)
+{
+  char b;
+
+  fcntl (tell->fd[0], F_SETFL, fcntl (tell->fd[0], F_GETFL) | O_NONBLOCK);
+  return read (tell->fd[0], &b, 1) == 1;
+}
+
 /* Start ARGV on one end of a socket pair and connect H to the other,
- * whose send buffer is SNDBUF bytes (0: the default).  Returns the
+ * whose send buffer is SNDBUF bytes (0: the default), with the cue and
+ * tell pipes of exec_server.  Returns the
  * server's pid; the connect's result is in *R.
  */
 static inline pid_t
 start_on_socketpair (struct nbd_handle *h, char **argv, int sndbuf,
-                     struct cue *c, int *r)
+                     struct cue *c, struct cue *tell, int *r)
 {
   int sv[2];
   pid_t pid;
@@ -251,7 +274,7 @@ start_on_socketpair (struct nbd_handle *h, char **argv, int sndbuf,
   pid = fork ();
   CHECK (pid != -1);
   if (pid == 0)
-    exec_server (sv[1], argv, c);
+    exec_server (sv[1], argv, c, tell);
   close (sv[1]);
   *r = nbd_connect_socket (h, sv[0]);
   return pid;
@@ -282,7 +305,7 @@ start_on_tcp (struct nbd_handle *h, char **argv, struct cue *c, int *r)
     s = accept (l, NULL, NULL);
     if (s == -1)
       _exit (126);
-    exec_server (s, argv, c);
+    exec_server (s, argv, c, NULL);
   }
   close (l);
   *r = nbd_connect_tcp (h, "127.0.0.1", port);

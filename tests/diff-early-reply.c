@@ -52,7 +52,7 @@ run_case (const char *what, struct nbd_handle *h, struct early *e,
   pid_t pid;
   int r, status, idle = 0;
 
-  pid = start_on_socketpair (h, args, SNDBUF, NULL, &r);
+  pid = start_on_socketpair (h, args, SNDBUF, NULL, NULL, &r);
   CHECK (r == 0);
   say ("%s", what);
   cookie = start (h, e);

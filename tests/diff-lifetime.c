@@ -184,7 +184,7 @@ start_mid_send (struct cue *cue, pid_t *pid, uint64_t *sent_after_handshake)
 
   CHECK (h != NULL);
   cue_init (cue);
-  *pid = start_on_socketpair (h, args, SNDBUF, cue, &r);
+  *pid = start_on_socketpair (h, args, SNDBUF, cue, NULL, &r);
   CHECK (r == 0);
   *sent_after_handshake = nbd_stats_bytes_sent (h);
   for (i = 0; i < 7; ++i) {
@@ -241,8 +241,10 @@ close_mid_send (void)
   reap (pid);
 }
 
-/* 27.5: 2000 writes of 512 bytes (small enough to be gathered) to a server that read the first and then
- * waits; nbd_shutdown (ABANDON_PENDING) while the rest block.  Only a
+/* 27.5: 2000 writes of 512 bytes (small enough to be gathered) to a
+ * server that read the first and then waits (abandon-gathered: then
+ * reads 50 more, so that the library sends, and gathers, again, and
+ * waits again); nbd_shutdown (ABANDON_PENDING) while the rest block.  Only a
  * request already begun may still go out: count, from what the library
  * had written to the socket, how many had begun, and compare with how
  * many the server got.
@@ -251,15 +253,18 @@ close_mid_send (void)
 #define WLEN 512
 #define REQ_SIZE (28 + WLEN)    /* compact header + payload */
 static void
-abandon_pending (void)
+abandon (bool regather)
 {
   char *args[] = { (char *) test_program ("fake-server"), (char *) "script",
-                   (char *) "write", (char *) "wait", NULL };
+                   (char *) "write",
+                   (char *) (regather ? "wait serve:50 tell wait" : "wait"),
+                   NULL };
   static struct cmd c[NR_WRITES];
   static char wbuf[WLEN];
   struct nbd_handle *h = nbd_create ();
-  struct cue cue;
+  struct cue cue, tell;
   uint64_t hs, sent, begun;
+  int64_t extra;
   size_t i;
   pid_t pid;
   int r;
@@ -267,13 +272,23 @@ abandon_pending (void)
   CHECK (h != NULL);
   CHECK (nbd_set_request_extended_headers (h, false) == 0);
   cue_init (&cue);
-  pid = start_on_socketpair (h, args, SNDBUF, &cue, &r);
+  cue_init (&tell);
+  pid = start_on_socketpair (h, args, SNDBUF, &cue, &tell, &r);
   CHECK (r == 0);
   hs = nbd_stats_bytes_sent (h);
   for (i = 0; i < NR_WRITES; ++i) {
     c[i].err = -1;
     snprintf (c[i].name, sizeof c[i].name, "w%zu", i);
     CHECK (nbd_aio_pwrite (h, wbuf, WLEN, 0, completion (&c[i]), 0) > 0);
+  }
+  if (regather) {
+    /* The server reads 50 more, then stops again: meanwhile the
+     * library sends what the queue holds, as much as it can.
+     */
+    cue_send (&cue);
+    while (!told (&tell))
+      if (nbd_poll (h, 100) == -1)
+        FAIL ("nbd_poll: %s", nbd_get_error ());
   }
   sent = nbd_stats_bytes_sent (h) - hs;
   begun = (sent + REQ_SIZE - 1) / REQ_SIZE;
@@ -293,9 +308,20 @@ abandon_pending (void)
   nbd_close (h);
   say_error_kinds ("the errors of the others", c, NR_WRITES);
   reap (pid);
-  say ("writes the server received beyond those begun: %" PRIi64,
-       (int64_t) take_logged_writes () - (int64_t) begun);
+  /* The request the library was issuing may not have had a byte
+   * accepted yet (the socket full): 1.22 keeps it, and it is not
+   * counted as begun, so one more is allowed.
+   */
+  extra = (int64_t) take_logged_writes () - (int64_t) begun;
+  if (extra == 0 || extra == 1)
+    say ("writes the server received beyond those begun: "
+         "at most the one being issued");
+  else
+    say ("writes the server received beyond those begun: %" PRIi64, extra);
 }
+
+static void abandon_pending (void) { abandon (false); }
+static void abandon_gathered (void) { abandon (true); }
 
 static const struct {
   const char *name;
@@ -306,6 +332,7 @@ static const struct {
   { "die-mid-send", die_mid_send },
   { "close-mid-send", close_mid_send },
   { "abandon-pending", abandon_pending },
+  { "abandon-gathered", abandon_gathered },
 };
 
 int
