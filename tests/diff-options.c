@@ -96,17 +96,21 @@ static void
 reset (void)
 {
   char *args[] = { (char *) test_program ("fake-server"), (char *) "script",
-                   (char *) "list", (char *) "reset", NULL };
+                   (char *) "list", (char *) "wait reset", NULL };
   struct nbd_handle *h = nbd_create ();
   struct log l = { .err = -1 };
+  struct cue cue;
   pid_t pid;
   int r;
 
   CHECK (h != NULL);
   CHECK (nbd_set_opt_mode (h, true) == 0);
-  pid = start_on_tcp (h, args, NULL, &r);
+  cue_init (&cue);
+  pid = start_on_tcp (h, args, &cue, &r);
   CHECK (r == 0);
   CHECK (start_list (h, &l) == 0);
+  /* The reset comes once the call has returned: under nbd_poll. */
+  cue_send (&cue);
   drive_option (h, "reset", &l);
   nbd_close (h);
   reap (pid);
