@@ -7,6 +7,8 @@
 #include <string.h>
 #include <endian.h>
 #include <unistd.h>
+#include <errno.h>
+#include <sys/socket.h>
 
 #include "fake-server.h"
 
@@ -19,6 +21,16 @@
  *   good                     the right answer to the command or option
  *   close                    exit at once: the connection closes
  *   hold                     send nothing more (until the client leaves)
+ *   serve:V                  read the next V requests and answer them
+ *                            right, then go on (transmission only)
+ *   wait                     send what is gathered, then block until a
+ *                            byte (or EOF) arrives on the descriptor
+ *                            $FAKE_SERVER_WAIT_FD names: the test's cue
+ *   tell                     send what is gathered, then write a byte to
+ *                            the descriptor $FAKE_SERVER_TELL_FD names:
+ *                            the test learns the server got this far
+ *   reset                    exit with SO_LINGER 0: over TCP the client
+ *                            sees a real connection reset
  *
  * V is a number (decimal or 0x hex) or one of cookie, off, count, end
  * (off + count), opt, smagic, cmagic (the simple and structured reply
@@ -72,6 +84,49 @@ put_be (uint64_t v, int bytes)
   put (b, bytes);
 }
 
+/* Block until the test writes a byte to (or closes) its cue pipe. */
+static void
+wait_for_cue (void)
+{
+  const char *fd = getenv ("FAKE_SERVER_WAIT_FD");
+  char b;
+
+  wire_flush ();
+  if (fd == NULL) {
+    fprintf (stderr, "fake-server: wait: $FAKE_SERVER_WAIT_FD is not set\n");
+    exit (EXIT_FAILURE);
+  }
+  while (read (atoi (fd), &b, 1) == -1 && errno == EINTR)
+    ;
+}
+
+/* Let the test know the script got here. */
+static void
+tell_test (void)
+{
+  const char *fd = getenv ("FAKE_SERVER_TELL_FD");
+
+  wire_flush ();
+  if (fd == NULL || write (atoi (fd), "t", 1) != 1) {
+    fprintf (stderr, "fake-server: tell: $FAKE_SERVER_TELL_FD is not "
+             "set or not writable\n");
+    exit (EXIT_FAILURE);
+  }
+}
+
+/* Close with a reset rather than a FIN (TCP only; a Unix socket just
+ * closes).
+ */
+static void
+reset_connection (void)
+{
+  struct linger l = { .l_onoff = 1, .l_linger = 0 };
+
+  wire_flush ();
+  setsockopt (STDOUT_FILENO, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+  _exit (EXIT_SUCCESS);
+}
+
 /* One token, at P (up to the next space). */
 static void
 play_token (const char *p, const struct script_ctx *c)
@@ -105,6 +160,17 @@ play_token (const char *p, const struct script_ctx *c)
     exit (EXIT_SUCCESS);
   else if (strncmp (p, "hold", 4) == 0)
     drain ();
+  else if (strncmp (p, "serve:", 6) == 0) {
+    p += 6;
+    for (a = value (&p, c); a > 0; --a)
+      serve_request ();
+  }
+  else if (strncmp (p, "wait", 4) == 0)
+    wait_for_cue ();
+  else if (strncmp (p, "tell", 4) == 0)
+    tell_test ();
+  else if (strncmp (p, "reset", 5) == 0)
+    reset_connection ();
   else {
     fprintf (stderr, "fake-server: unknown script token: %s\n", p);
     exit (EXIT_FAILURE);

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <string.h>
+#include <stdarg.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <unistd.h>
 #include <endian.h>
@@ -76,6 +78,10 @@
  *
  * After a reply that leaves the stream out of sync the server sends
  * nothing more, and exits when the client closes the connection.
+ *
+ * With $FAKE_SERVER_LOG set, every option and request received is
+ * logged to that file, one line each (the differential tests compare
+ * what two libraries sent).
  */
 
 #define DISK_SIZE (1024 * 1024)
@@ -143,6 +149,35 @@ export_flags (void)
   return flags;
 }
 
+
+/* Log what the client sent, for tests that compare it: one line per
+ * option or request, to the file $FAKE_SERVER_LOG names (if set).
+ */
+static void
+log_received (const char *fmt, ...)
+{
+  static FILE *fp;
+  static bool opened;
+  const char *name;
+  va_list ap;
+
+  if (!opened) {
+    opened = true;
+    name = getenv ("FAKE_SERVER_LOG");
+    if (name && *name) {
+      fp = fopen (name, "a");
+      if (fp == NULL)
+        die ("cannot open $FAKE_SERVER_LOG");
+      setvbuf (fp, NULL, _IOLBF, 0);
+    }
+  }
+  if (fp == NULL)
+    return;
+  va_start (ap, fmt);
+  vfprintf (fp, fmt, ap);
+  va_end (ap);
+  fputc ('\n', fp);
+}
 
 /* One meta context query: base:allocation is the only one we know. */
 static void
@@ -322,6 +357,7 @@ handshake (void)
     if (data == NULL)
       die ("malloc");
     get (data, len);
+    log_received ("option %u length %u", option, len);
     done = scripted_option (option, data, len, client_flags);
     free (data);
   }
@@ -624,74 +660,80 @@ good_write_ctx (const struct script_ctx *c)
   simple_reply (c->cookie, 0);
 }
 
-/* Serve requests until NBD_CMD_DISC or the client goes away. */
 static void
-transmission (void)
+write_command (uint64_t cookie, uint64_t offset, uint32_t count)
+{
+  char *buf;
+
+  if (count > MAX_PAYLOAD)
+    die ("write too large");
+  buf = malloc (count);
+  if (buf == NULL)
+    die ("malloc");
+  get (buf, count);
+  if (offset > DISK_SIZE || count > DISK_SIZE - offset)
+    simple_reply (cookie, NBD_EINVAL);
+  else {
+    memcpy (disk + offset, buf, count);
+    if (is ("script"))
+      play ("write", cookie, offset, count, good_write_ctx);
+    else
+      simple_reply (cookie, 0);
+  }
+  free (buf);
+}
+
+/* Read one request and answer it. */
+void
+serve_request (void)
 {
   uint16_t flags, type;
   uint64_t cookie, offset;
   uint32_t count;
-  char *buf;
 
-  for (;;) {
-    if (get32 () != REQUEST_MAGIC)
-      die ("bad request magic");
-    flags = get16 ();
-    type = get16 ();
-    cookie = get64 ();
-    offset = get64 ();
-    count = get32 ();
-    (void) flags;
+  if (get32 () != REQUEST_MAGIC)
+    die ("bad request magic");
+  flags = get16 ();
+  type = get16 ();
+  cookie = get64 ();
+  offset = get64 ();
+  count = get32 ();
+  log_received ("request type %u flags 0x%x offset %" PRIu64 " count %u",
+                type, flags, offset, count);
 
-    if (type == CMD_DISC)
-      exit (EXIT_SUCCESS);
-    if (type == CMD_WRITE) {
-      if (count > MAX_PAYLOAD)
-        die ("write too large");
-      buf = malloc (count);
-      if (buf == NULL)
-        die ("malloc");
-      get (buf, count);
-      if (offset > DISK_SIZE || count > DISK_SIZE - offset)
-        simple_reply (cookie, NBD_EINVAL);
-      else {
-        memcpy (disk + offset, buf, count);
-        if (is ("script"))
-          play ("write", cookie, offset, count, good_write_ctx);
-        else
-          simple_reply (cookie, 0);
-      }
-      free (buf);
-      continue;
-    }
-    if (type != CMD_FLUSH &&
-        (offset > DISK_SIZE || count > DISK_SIZE - offset)) {
-      if (structured && (type == CMD_READ || type == CMD_BLOCK_STATUS))
-        error_chunk (cookie, NBD_EINVAL, "out of range");
-      else
-        simple_reply (cookie, NBD_EINVAL);
-      continue;
-    }
-
-    switch (type) {
-    case CMD_READ:
-      read_command (cookie, offset, count);
-      break;
-    case CMD_WRITE_ZEROES:
-    case CMD_TRIM:
-      memset (disk + offset, 0, count);
-      simple_reply (cookie, 0);
-      break;
-    case CMD_FLUSH:
-    case CMD_CACHE:
-      simple_reply (cookie, 0);
-      break;
-    case CMD_BLOCK_STATUS:
-      block_status (cookie, offset, count);
-      break;
-    default:
+  if (type == CMD_DISC)
+    exit (EXIT_SUCCESS);
+  if (type == CMD_WRITE) {
+    write_command (cookie, offset, count);
+    return;
+  }
+  if (type != CMD_FLUSH &&
+      (offset > DISK_SIZE || count > DISK_SIZE - offset)) {
+    if (structured && (type == CMD_READ || type == CMD_BLOCK_STATUS))
+      error_chunk (cookie, NBD_EINVAL, "out of range");
+    else
       simple_reply (cookie, NBD_EINVAL);
-    }
+    return;
+  }
+
+  switch (type) {
+  case CMD_READ:
+    read_command (cookie, offset, count);
+    break;
+  case CMD_WRITE_ZEROES:
+  case CMD_TRIM:
+    memset (disk + offset, 0, count);
+    simple_reply (cookie, 0);
+    break;
+  case CMD_FLUSH:
+  case CMD_CACHE:
+    simple_reply (cookie, 0);
+    break;
+  case CMD_BLOCK_STATUS:
+    block_status (cookie, offset, count);
+    break;
+  default:
+    simple_reply (cookie, NBD_EINVAL);
   }
 }
 
@@ -740,7 +782,7 @@ main (int argc, char *argv[])
       die ("bad batch count");
   }
 
-    disk = malloc (DISK_SIZE);
+  disk = malloc (DISK_SIZE);
   if (disk == NULL)
     die ("malloc");
   for (i = 0; i < DISK_SIZE; i += 8) {
@@ -752,6 +794,7 @@ main (int argc, char *argv[])
 
   accept_activated ();
   handshake ();
-  transmission ();
+  for (;;)                      /* until NBD_CMD_DISC or EOF */
+    serve_request ();
   return EXIT_SUCCESS;
 }

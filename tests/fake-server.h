@@ -9,6 +9,7 @@
 
 extern unsigned char *disk;
 extern void drain (void);
+extern void serve_request (void);
 
 /* What a script may refer to: the command or option it answers. */
 struct script_ctx {
