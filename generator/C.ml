@@ -328,7 +328,10 @@ let pr_state_check name c =
   pr "              ? ENOTCONN : EINVAL;\n";
   pr "    set_error (err, \"invalid state: %%s: the handle must be %%s\",\n";
   pr "               nbd_internal_state_short_string (state),\n";
-  pr "               \"%s\");\n" (describe_states c.permitted_states);
+  (* libnbd's words: the states joined by ", or ". *)
+  pr "               \"%s\");\n"
+    (String.concat ", or " (List.map (fun s -> describe_states [ s ])
+                              c.permitted_states));
   pr "    return false;\n  }\n  return true;\n}\n\n"
 
 (* The bound of RefusedIfStrict, as the C limit it is. *)

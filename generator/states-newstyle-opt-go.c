@@ -103,8 +103,13 @@ STATE_MACHINE {
     SET_NEXT_STATE (%.NEGOTIATING);
     return 0;
   }
+  /* Connecting: say goodbye first, as libnbd does, then die with the
+   * server's refusal as the error.
+   */
   nbd_internal_set_opt_reply_error (h, reply);
-  return -1;
+  h->dead_after_abort = true;
+  SET_NEXT_STATE (%.OPT_ABORT);
+  return 0;
 
  OPT_EXPORT_NAME.START:
   if (strlen (h->export_name) > NBD_MAX_STRING) {

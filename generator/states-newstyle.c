@@ -156,6 +156,8 @@ STATE_MACHINE {
     /* The server may reply, but nothing more will be said. */
     nbd_internal_opt_complete (h, 0);
     h->sock->ops->shut_writes (h->sock);
+    if (h->dead_after_abort)
+      return -1;                /* the refusal's error is set */
     SET_NEXT_STATE (%.CLOSED);
   }
   return 0;

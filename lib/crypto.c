@@ -230,8 +230,12 @@ tls_pending (struct socket *sock)
 {
   struct tls_socket *t = (struct tls_socket *) sock;
 
+  /* An end or an error already read, behind the last data returned,
+   * is pending too: the server may wait for us to see it (a peer that
+   * sent close_notify and waits for ours), and no poll would tell.
+   */
   return gnutls_record_check_pending (t->session) > 0 ||
-    t->raw_start < t->raw_end;
+    t->raw_start < t->raw_end || t->ended || t->fatal != 0;
 }
 
 static int

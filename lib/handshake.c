@@ -343,7 +343,7 @@ nbd_internal_opt_server_reply (struct nbd_handle *h)
   char *name, *desc;
 
   if (len < 4 || (namelen = get_u32 (h->opt_payload)) > len - 4) {
-    set_error (0, "handshake: malformed NBD_REP_SERVER");
+    set_error (0, "invalid export length");      /* libnbd's words */
     return -1;
   }
   name = dup_field (h->opt_payload + 4, namelen);

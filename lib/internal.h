@@ -228,6 +228,8 @@ struct nbd_handle {
   enum state public_state;      /* read by lock-free calls (atomic) */
   unsigned public_dir;          /* its aio direction (atomic) */
   bool force_send;              /* READY: send the batch now */
+  bool dead_after_abort;        /* OPT_ABORT ends a failed connect:
+                                   DEAD, not CLOSED */
   bool write_was_wanted;        /* the direction before the last
                                    NotifyRead included writing */
   enum state reply_parked;      /* a reply blocked half-way, or 0 */

@@ -223,9 +223,10 @@ nbd_internal_chunk_next (struct nbd_handle *h)
 }
 
 /* Record that a chunk covered [REL, REL+LEN) of CMD's buffer.  Chunks
- * adding up to more than the request fail it (EPROTO) but, inside the
- * buffer, are still placed and passed to the chunk callback, as libnbd
- * does.  -1 if there is no memory to record it (the command failed).
+ * adding up to more than the request are still placed and passed to
+ * the chunk callback with no error yet, as libnbd does: the read fails
+ * (EPROTO) when done, its bytes not covered exactly once.  -1 if there
+ * is no memory to record it (the command failed).
  */
 static int
 record_chunk (struct nbd_handle *h, struct command *cmd, uint64_t rel,
@@ -233,9 +234,8 @@ record_chunk (struct nbd_handle *h, struct command *cmd, uint64_t rel,
 {
   int r = nbd_internal_range_add (&cmd->seen, rel, rel + len, cmd->count);
 
-  if (r == 1) {
+  if (r == 1) {                 /* it fails when done (finish_command) */
     debug (h, "chunks add up to more than the request");
-    fail_cmd (cmd, EPROTO);
     r = nbd_internal_range_add (&cmd->seen, rel, rel + len, UINT64_MAX);
   }
   if (r == -1) {
