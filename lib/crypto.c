@@ -421,10 +421,7 @@ setup_psk (struct nbd_handle *h, struct tls_socket *t)
     gnutls_error (err, "gnutls_psk_set_client_credentials");
     goto out;
   }
-  /* PSK key exchanges are not in the default priorities. */
-  err = gnutls_set_default_priority_append (t->session,
-                                            "+ECDHE-PSK:+DHE-PSK:+PSK",
-                                            NULL, 0);
+  err = nbd_internal_tls_set_priority (h, t->session, true);
   if (err >= 0)
     err = gnutls_credentials_set (t->session, GNUTLS_CRD_PSK, t->pskcred);
   if (err < 0) {
@@ -571,7 +568,7 @@ setup_x509 (struct nbd_handle *h, struct tls_socket *t)
   free (dir);
   if (r == -1)
     return -1;
-  err = gnutls_set_default_priority (t->session);
+  err = nbd_internal_tls_set_priority (h, t->session, false);
   if (err >= 0)
     err = gnutls_credentials_set (t->session, GNUTLS_CRD_CERTIFICATE,
                                   t->xcred);

@@ -434,6 +434,12 @@ extern void nbd_internal_gather_truncate (struct nbd_handle *h, size_t end);
 extern int nbd_internal_tls_start (struct nbd_handle *h);
 extern int nbd_internal_tls_handshake (struct nbd_handle *h);
 
+/* ---- tls-priority.c: each TLS session's algorithms, in order ---- */
+struct gnutls_session_int;      /* what gnutls_session_t points to */
+extern int nbd_internal_tls_set_priority (struct nbd_handle *h,
+                                          struct gnutls_session_int *session,
+                                          bool psk);
+
 /* ---- handshake.c: options sent, their replies decoded, export facts ---- */
 extern int nbd_internal_opt_send (struct nbd_handle *h, uint32_t option,
                                   const void *payload, size_t len);

@@ -1,6 +1,6 @@
 # tls.mk: TLS with GnuTLS against nbdkit, qemu-nbd and tls-fake-server:
 # PSK and X.509 made at test time, URIs, opt mode, no downgrade, many
-# commands in flight.  The scripts drive tls-client.
+# commands in flight, the cipher order.  The scripts drive tls-client.
 
 # tls-client and tls-fake-server are not tests themselves: the
 # tls-*.sh scripts run them.  tls-fake-server speaks NBD itself and must
@@ -17,7 +17,8 @@ tls_tests = \
 	tls-aio-parallel.sh \
 	tls-hangup.sh \
 	tls-forget.sh \
-	tls-qemu.sh
+	tls-qemu.sh \
+	tls-cipher-order.sh
 
 TESTS += $(tls_tests)
 EXTRA_DIST += $(tls_tests) tls-functions.sh
