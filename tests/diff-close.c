@@ -196,10 +196,7 @@ static void eval_disconnect_tls (void) { eval_disconnect (true); }
 static void eval_shutdown_plain (void) { eval_shutdown (false); }
 static void eval_shutdown_tls (void) { eval_shutdown (true); }
 
-static const struct {
-  const char *name;
-  void (*run) (void);
-} scenarios[] = {
+static const struct diff_scenario scenarios[] = {
   { "fake-read", fake_read },
   { "fake-sync", fake_sync },
   { "eval-disconnect", eval_disconnect_plain },
@@ -211,15 +208,6 @@ static const struct {
 int
 main (int argc, char *argv[])
 {
-  size_t i;
-
-  if (argc != 2)
-    FAIL ("usage: %s SCENARIO", argv[0]);
-  say_library ();
-  for (i = 0; i < sizeof scenarios / sizeof scenarios[0]; ++i)
-    if (strcmp (argv[1], scenarios[i].name) == 0) {
-      scenarios[i].run ();
-      return EXIT_SUCCESS;
-    }
-  FAIL ("unknown scenario %s", argv[1]);
+  return diff_main (argc, argv, scenarios,
+                    sizeof scenarios / sizeof scenarios[0]);
 }

@@ -344,4 +344,28 @@ diff_poll_until (struct nbd_handle *h, bool (*done) (void *), void *arg)
   return r;
 }
 
+/* A client's scenarios, by name, and its main: print the library,
+ * then run the scenario named by the one argument.
+ */
+struct diff_scenario {
+  const char *name;
+  void (*run) (void);
+};
+
+static inline int
+diff_main (int argc, char *argv[], const struct diff_scenario *s, size_t n)
+{
+  size_t i;
+
+  if (argc != 2)
+    FAIL ("usage: %s SCENARIO", argv[0]);
+  say_library ();
+  for (i = 0; i < n; ++i)
+    if (strcmp (argv[1], s[i].name) == 0) {
+      s[i].run ();
+      return EXIT_SUCCESS;
+    }
+  FAIL ("unknown scenario %s", argv[1]);
+}
+
 #endif /* DIFF_COMMON_H */

@@ -323,10 +323,7 @@ abandon (bool regather)
 static void abandon_pending (void) { abandon (false); }
 static void abandon_gathered (void) { abandon (true); }
 
-static const struct {
-  const char *name;
-  void (*run) (void);
-} scenarios[] = {
+static const struct diff_scenario scenarios[] = {
   { "completed-queued", completed_queued },
   { "completed-unknown", completed_unknown },
   { "die-mid-send", die_mid_send },
@@ -338,15 +335,6 @@ static const struct {
 int
 main (int argc, char *argv[])
 {
-  size_t i;
-
-  if (argc != 2)
-    FAIL ("usage: %s SCENARIO", argv[0]);
-  say_library ();
-  for (i = 0; i < sizeof scenarios / sizeof scenarios[0]; ++i)
-    if (strcmp (argv[1], scenarios[i].name) == 0) {
-      scenarios[i].run ();
-      return EXIT_SUCCESS;
-    }
-  FAIL ("unknown scenario %s", argv[1]);
+  return diff_main (argc, argv, scenarios,
+                    sizeof scenarios / sizeof scenarios[0]);
 }

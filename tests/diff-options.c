@@ -255,10 +255,7 @@ static void words_info (void) { words (INFO); }
 static void words_set_meta (void) { words (SET_META); }
 static void words_connect (void) { words (CONNECT); }
 
-static const struct {
-  const char *name;
-  void (*run) (void);
-} scenarios[] = {
+static const struct diff_scenario scenarios[] = {
   { "close-pending", close_pending },
   { "hangup", hangup },
   { "reset", reset },
@@ -277,15 +274,6 @@ static const struct {
 int
 main (int argc, char *argv[])
 {
-  size_t i;
-
-  if (argc != 2)
-    FAIL ("usage: %s SCENARIO", argv[0]);
-  say_library ();
-  for (i = 0; i < sizeof scenarios / sizeof scenarios[0]; ++i)
-    if (strcmp (argv[1], scenarios[i].name) == 0) {
-      scenarios[i].run ();
-      return EXIT_SUCCESS;
-    }
-  FAIL ("unknown scenario %s", argv[1]);
+  return diff_main (argc, argv, scenarios,
+                    sizeof scenarios / sizeof scenarios[0]);
 }

@@ -187,10 +187,7 @@ hangup_mid_reply (void)
   sync_read ("hangup", NULL);
 }
 
-static const struct {
-  const char *name;
-  void (*run) (void);
-} scenarios[] = {
+static const struct diff_scenario scenarios[] = {
   { "aio-zero-at-call", aio_zero_at_call },
   { "aio-same-buffer", aio_same_buffer },
   { "hole-over-data", hole_over_data },
@@ -203,15 +200,6 @@ static const struct {
 int
 main (int argc, char *argv[])
 {
-  size_t i;
-
-  if (argc != 2)
-    FAIL ("usage: %s SCENARIO", argv[0]);
-  say_library ();
-  for (i = 0; i < sizeof scenarios / sizeof scenarios[0]; ++i)
-    if (strcmp (argv[1], scenarios[i].name) == 0) {
-      scenarios[i].run ();
-      return EXIT_SUCCESS;
-    }
-  FAIL ("unknown scenario %s", argv[1]);
+  return diff_main (argc, argv, scenarios,
+                    sizeof scenarios / sizeof scenarios[0]);
 }
