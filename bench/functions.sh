@@ -199,3 +199,15 @@ run_workloads ()
     esac
   done
 }
+
+# Stop the server a script started in the background ($server_pid,
+# empty when none runs), and wait for it.
+server_pid=
+stop_server ()
+{
+  if [ -n "$server_pid" ]; then
+    kill "$server_pid" 2>/dev/null || :
+    wait "$server_pid" 2>/dev/null || :
+    server_pid=
+  fi
+}

@@ -223,14 +223,6 @@ start_server ()
   die "nbdkit $* did not start"
 }
 
-stop_server ()
-{
-  if [ -n "$server_pid" ]; then
-    kill "$server_pid" 2>/dev/null || :
-    wait "$server_pid" 2>/dev/null || :
-    server_pid=
-  fi
-}
 
 trap 'stop_server; rm -rf "$tmpdir"' EXIT
 trap 'exit 130' INT TERM

@@ -61,14 +61,6 @@ tool ()
 tmpdir="$(mktemp -d)"
 sock="$tmpdir/sock"
 server_pid=
-stop_server ()
-{
-  if [ -n "$server_pid" ]; then
-    kill "$server_pid" 2>/dev/null || :
-    wait "$server_pid" 2>/dev/null || :
-    server_pid=
-  fi
-}
 trap 'stop_server; rm -rf "$tmpdir"' EXIT
 trap 'exit 130' INT TERM
 
