@@ -12,6 +12,8 @@ mod async_bindings;
 mod async_handle;
 mod bindings;
 mod error;
+#[cfg(feature = "tokio")]
+mod event_loop;
 mod handle;
 pub mod types;
 mod utils;
