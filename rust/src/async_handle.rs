@@ -107,6 +107,12 @@ impl AsyncHandle {
         Error::Fatal(FatalErrorKind::Libnbd(kind))
     }
 
+    /// Is the connection gone: dead, closed, or no longer driven?
+    fn is_gone(&self) -> bool {
+        let h = &self.inner.handle;
+        self.inner.is_stopped() || h.aio_is_dead() || h.aio_is_closed()
+    }
+
     /// Wait until `done` holds of the handle; a dead handle fails.
     pub(crate) async fn wait_until(&self, done: impl Fn(&Handle) -> bool) -> Result<()> {
         let mut rx = self.inner.progress.subscribe();
@@ -147,7 +153,11 @@ impl AsyncHandle {
         if err == 0 {
             return Ok(());
         }
-        if self.inner.handle.aio_is_dead() {
+        // libnbd fails the commands of a dying connection before it
+        // marks the handle dead, all under the handle's lock: taking
+        // the lock (any locked call) waits for that to be over.
+        let _ = self.inner.handle.get_debug();
+        if self.is_gone() {
             return Err(self.dead_error());
         }
         Err(Error::Recoverable(ErrorKind::WithErrno {
