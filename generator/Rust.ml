@@ -134,7 +134,8 @@ let cb_bound cl =
 (* The C closure for a Rust one: the closure is boxed, the trampoline
    calls it, catching a panic (which must not unwind into C: the
    callback then fails with EIO), and the box is dropped by .free,
-   which libnbd calls exactly once. *)
+   which libnbd calls exactly once and which catches a panic of the
+   closure's Drop (utils::drop_box). *)
 let pr_closure_converter cl =
   let name = cl.cbname in
   let bound = cb_bound cl in
@@ -166,9 +167,10 @@ let pr_closure_converter cl =
   pr "        match panic::catch_unwind(AssertUnwindSafe(run)) {\n";
   pr "            Ok(r) => r,\n";
   (match mutables with
-   | [] -> pr "            Err(_) => utils::callback_panicked(ptr::null_mut()),\n"
+   | [] ->
+      pr "            Err(p) => utils::callback_panicked(p, ptr::null_mut()),\n"
    | m :: _ ->
-      pr "            Err(_) => utils::callback_panicked(%s_ffi),\n" m);
+      pr "            Err(p) => utils::callback_panicked(p, %s_ffi),\n" m);
   pr "        }\n    }\n";
   pr "    sys::nbd_%s_callback {\n" name;
   pr "        callback: Some(call::<F>),\n";

@@ -3,20 +3,35 @@ use crate::error::{Error, Result};
 use crate::sys;
 use crate::types::AioGuard;
 use libc::{c_char, c_int, c_void};
+use std::any::Any;
 use std::ffi::{CStr, CString};
 use std::net::SocketAddr;
 use std::os::unix::ffi::OsStrExt;
+use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::ptr;
 
 /// The free function of a boxed closure: libnbd calls it exactly once.
+/// A panic in the closure's Drop stops here: unwinding into C is
+/// undefined (it would leave the handle locked); the panic hook has
+/// reported it, and the rest of the closure is leaked.
 pub(crate) unsafe extern "C" fn drop_box<T>(data: *mut c_void) {
-    drop(Box::from_raw(data as *mut T))
+    let dropped = panic::catch_unwind(AssertUnwindSafe(|| drop(Box::from_raw(data as *mut T))));
+    if let Err(payload) = dropped {
+        forget_panic(payload);
+    }
+}
+
+/// Let go of a caught panic's payload without running its Drop, which
+/// could panic again, outside any catch_unwind.
+pub(crate) fn forget_panic(payload: Box<dyn Any + Send>) {
+    std::mem::forget(payload);
 }
 
 /// A callback panicked: the panic stopped at the C boundary, and the
 /// callback fails with EIO.
-pub(crate) unsafe fn callback_panicked(error: *mut c_int) -> c_int {
+pub(crate) unsafe fn callback_panicked(payload: Box<dyn Any + Send>, error: *mut c_int) -> c_int {
+    forget_panic(payload);
     if !error.is_null() && *error == 0 {
         *error = libc::EIO;
     }
