@@ -316,13 +316,34 @@ let pr_arg_conversions ind c =
     ) c.args in
   args
 
+(* The socket of a connect call is an OwnedFd that libnbd takes over
+   only when it accepts the call: it then moves the handle on from
+   the created state (and, if the connection fails, closes the socket
+   itself).  Refused before that (the wrong state), the socket stays
+   ours, and dropping the OwnedFd closes it. *)
+let takes_socket name c =
+  index_from name 0 "connect" <> None
+  && List.exists (function Fd _ -> true | _ -> false) c.args
+
 (* The Fd conversions come after every fallible conversion, so an
    OwnedFd is not leaked by an early return. *)
-let pr_fd_conversions ind name c =
+let pr_fd_conversions ind h name c =
   List.iter (function
-    | Fd n when index_from name 0 "connect" <> None ->
-       pr "%slet %s_ffi = %s.into_raw_fd();\n" ind n n
+    | Fd n when takes_socket name c ->
+       pr "%slet was_created = unsafe { sys::nbd_aio_is_created(%s) } != 0;\n"
+         ind h;
+       pr "%slet %s_ffi = %s.as_raw_fd();\n" ind n n
     | Fd n -> pr "%slet %s_ffi = %s;\n" ind n n
+    | _ -> ()) c.args
+
+(* After the call: let go of a socket libnbd took (see takes_socket). *)
+let pr_fd_handover ind h name c =
+  List.iter (function
+    | Fd n when takes_socket name c ->
+       pr "%sif ffi_ret != -1\n" ind;
+       pr "%s    || (was_created && unsafe { sys::nbd_aio_is_created(%s) } == 0)\n"
+         ind h;
+       pr "%s{\n%s    let _ = %s.into_raw_fd();\n%s}\n" ind ind n ind
     | _ -> ()) c.args
 
 let has_persistent_buffer c =
@@ -364,12 +385,13 @@ let method_params name c =
    *mut nbd_handle), ending with the converted result. *)
 let pr_call_body ind h name c =
   let args = pr_arg_conversions ind c in
-  pr_fd_conversions ind name c;
+  pr_fd_conversions ind h name c;
   let oargs = optarg_exprs ind c in
   pr "%slet ffi_ret = unsafe {\n%s    sys::nbd_%s(\n%s        %s,\n" ind ind name
     ind h;
   List.iter (pr "%s        %s,\n" ind) (args @ oargs);
   pr "%s    )\n%s};\n" ind ind;
+  pr_fd_handover ind h name c;
   let _, conv = rust_ret c.ret in
   if can_fail c then (
     let test = match C.c_err_value c.ret with
@@ -408,7 +430,7 @@ let generate_bindings () =
   pr "use libc::{c_char, c_int, c_uint, c_void};\n";
   pr "use libnbd_sys::nbd_extent;\n";
   pr "use std::net::SocketAddr;\n";
-  pr "use std::os::unix::io::{IntoRawFd, OwnedFd, RawFd};\n";
+  pr "use std::os::unix::io::{AsRawFd, IntoRawFd, OwnedFd, RawFd};\n";
   pr "use std::panic::{self, AssertUnwindSafe};\n";
   pr "use std::path::Path;\n";
   pr "use std::ptr;\n\n";
@@ -498,7 +520,7 @@ let pr_async_method (name, c) =
                "bounce_ptr as *mut c_void"
              else s
           | _ -> s) s c.args) args in
-      pr_fd_conversions ind name c;
+      pr_fd_conversions ind "self.raw_handle()" name c;
       if has_persistent_buffer c then
         pr "%slet (bounce_ptr, bounce_len) = (bounce.as_mut_ptr(), bounce.len());\n" ind;
       pr "%slet completion = utils::completion_sender(tx, bounce);\n" ind;
@@ -542,7 +564,7 @@ let generate_async_bindings () =
   pr "use crate::*;\n";
   pr "use libc::{c_int, c_uint, c_void};\n";
   pr "use std::net::SocketAddr;\n";
-  pr "use std::os::unix::io::{IntoRawFd, OwnedFd, RawFd};\n";
+  pr "use std::os::unix::io::{AsRawFd, IntoRawFd, OwnedFd, RawFd};\n";
   pr "use std::path::Path;\n";
   pr "use std::ptr;\n";
   pr "use tokio::sync::oneshot;\n\n";
