@@ -493,6 +493,7 @@ let pr_async_method (name, c) =
   pr "    pub async fn %s(\n        &self,\n" aname;
   pr_params "        " params;
   pr "    ) -> Result<()> {\n";
+  pr "        self.check_running()?;\n";
   let ind = "            " in
   (match c.async_kind with
    | Some WithCompletionCallback ->

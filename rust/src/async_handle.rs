@@ -79,6 +79,15 @@ impl AsyncHandle {
         self.inner.handle.handle
     }
 
+    /// Fail at once if the event loop has stopped: nothing would
+    /// drive a new command.
+    pub(crate) fn check_running(&self) -> Result<()> {
+        if self.inner.is_stopped() {
+            return Err(self.dead_error());
+        }
+        Ok(())
+    }
+
     /// Tell the event loop a command was issued.
     pub(crate) fn kick(&self) {
         self.inner.kick.notify_one();
