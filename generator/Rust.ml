@@ -226,14 +226,14 @@ let rust_params_of_arg name = function
   | Enum (n, e) -> [ n, enum_type e ]
   (* libnbd takes ownership of the socket of the connect calls. *)
   | Fd n when index_from name 0 "connect" <> None -> [ n, "OwnedFd" ]
-  | Fd n -> [ n, "RawFd" ]
+  | Fd n -> [ n, "impl PollFd" ]
   | Flags (n, f) -> [ n, flags_type f ]
   | Int n -> [ n, "c_int" ]
   | Int64 n -> [ n, "i64" ]
-  | Path n -> [ n, "impl AsRef<Path>" ]
+  | Path n -> [ n, "impl Into<PathBuf>" ]
   | SizeT n -> [ n, "usize" ]
   | SockAddrAndLen (a, _) -> [ a, "SocketAddr" ]
-  | String n -> [ n, "impl AsRef<[u8]>" ]
+  | String n -> [ n, "impl Into<Vec<u8>>" ]
   | StringList n -> [ n, "impl IntoIterator<Item = impl AsRef<[u8]>>" ]
   | UInt32 n -> [ n, "u32" ]
   | UInt64 n -> [ n, "u64" ]
@@ -267,9 +267,15 @@ let rust_ret = function
 (* Does the method return a Result? *)
 let can_fail c = c.may_set_error && C.c_err_value c.ret <> None
 
+(* Calls that cannot fail in C but return a Result in Rust, as in
+   libnbd 1.22's crate (whose table said they could fail), so code
+   written for it compiles unchanged.  They always return Ok. *)
+let result_for_compatibility = [ "connection_state" ]
+
 (* Converting a string can fail too (an interior NUL). *)
-let returns_result c =
+let returns_result (name, c) =
   can_fail c
+  || List.mem name result_for_compatibility
   || List.exists (function
        | String _ | Path _ | StringList _ | BytesPersistIn _
        | BytesPersistOut _ -> true
@@ -301,10 +307,10 @@ let pr_arg_conversions ind c =
                  | _ -> [ n ^ "_ffi" ])
       | Flags (n, _) -> [ n ^ ".bits()" ]
       | Path n ->
-         pr "%slet %s_ffi = utils::path_to_cstring(%s.as_ref())?;\n" ind n n;
+         pr "%slet %s_ffi = utils::path_to_cstring(%s.into())?;\n" ind n n;
          [ n ^ "_ffi.as_ptr()" ]
       | String n ->
-         pr "%slet %s_ffi = utils::to_cstring(%s.as_ref())?;\n" ind n n;
+         pr "%slet %s_ffi = utils::to_cstring(%s.into())?;\n" ind n n;
          [ n ^ "_ffi.as_ptr()" ]
       | StringList n ->
          pr "%slet mut %s_ffi = utils::CStringList::new(%s)?;\n" ind n n;
@@ -333,7 +339,7 @@ let pr_fd_conversions ind h name c =
        pr "%slet was_created = unsafe { sys::nbd_aio_is_created(%s) } != 0;\n"
          ind h;
        pr "%slet %s_ffi = %s.as_raw_fd();\n" ind n n
-    | Fd n -> pr "%slet %s_ffi = %s;\n" ind n n
+    | Fd n -> pr "%slet %s_ffi = %s.poll_fd();\n" ind n n
     | _ -> ()) c.args
 
 (* After the call: let go of a socket libnbd took (see takes_socket). *)
@@ -403,27 +409,27 @@ let pr_call_body ind h name c =
     pr "%sOk(%s)\n" ind conv
   ) else (
     if c.ret = RErr then pr "%slet _ = ffi_ret;\n" ind;
-    if returns_result c then pr "%sOk(%s)\n" ind conv
+    if returns_result (name, c) then pr "%sOk(%s)\n" ind conv
     else pr "%s%s\n" ind conv
   )
 
-let ret_type c =
+let ret_type (name, c) =
   let t, _ = rust_ret c.ret in
-  if returns_result c then sprintf "Result<%s>" t else t
+  if returns_result (name, c) then sprintf "Result<%s>" t else t
 
 let pr_handle_method (name, c) =
   pr "\n";
   pr_doc "    " c name;
   pr "    pub fn %s(\n        &self,\n" name;
   pr_params "        " (method_params name c);
-  pr "    ) -> %s {\n" (ret_type c);
+  pr "    ) -> %s {\n" (ret_type (name, c));
   pr_call_body "        " "self.handle" name c;
   pr "    }\n"
 
 let generate_bindings () =
   header ();
   pr "use crate::sys;\n";
-  pr "use crate::types::{AioBufferIn, AioBufferOut, Cookie, NbdExtent};\n";
+  pr "use crate::types::{AioBufferIn, AioBufferOut, Cookie, NbdExtent, PollFd};\n";
   pr "use crate::utils::{self, completion_with_guard};\n";
   pr "use crate::{Error, Handle, Result};\n";
   pr "use bitflags::bitflags;\n";
@@ -432,7 +438,7 @@ let generate_bindings () =
   pr "use std::net::SocketAddr;\n";
   pr "use std::os::unix::io::{AsRawFd, IntoRawFd, OwnedFd, RawFd};\n";
   pr "use std::panic::{self, AssertUnwindSafe};\n";
-  pr "use std::path::Path;\n";
+  pr "use std::path::PathBuf;\n";
   pr "use std::ptr;\n\n";
   pr_types ();
   List.iter pr_closure_converter API.all_closures;
@@ -454,25 +460,33 @@ let async_name name =
 let async_calls =
   List.filter (fun (_, c) -> c.async_kind <> None) calls
 
+(* The plain methods of AsyncHandle: every call but those driving the
+   socket, which belong to the event loop, and the blocking forms of
+   the async methods.  The aio_ calls stay too, as in libnbd 1.22's
+   crate: their commands are the caller's to retire. *)
 let sync_calls_of_async =
-  List.filter (fun (name, c) ->
-    c.async_kind = None
-    && not (List.mem name [ "poll"; "poll2"; "aio_get_fd"; "aio_notify_read";
-                            "aio_notify_write"; "aio_command_completed";
-                            "aio_peek_command_completed" ])
-    && not (List.exists (fun (n, _) -> async_name n = name) async_calls)
+  List.filter (fun (name, _) ->
+    not (List.mem name [ "poll"; "poll2"; "aio_get_fd"; "aio_get_direction";
+                         "aio_notify_read"; "aio_notify_write" ])
+    && not (List.exists (fun (n, _) -> async_name n = name && n <> name)
+              async_calls)
   ) calls
 
-(* A plain call, made on the handle the event loop shares. *)
+(* A plain call, made on the handle the event loop shares.  An aio_
+   call may change the direction: it wakes the event loop. *)
 let pr_async_sync_method (name, c) =
   pr "\n";
   pr_doc "    " c name;
   pr "    pub fn %s(\n        &self,\n" name;
   let params = method_params name c in
   pr_params "        " params;
-  pr "    ) -> %s {\n" (ret_type c);
-  pr "        self.handle().%s(%s)\n" name
-    (String.concat ", " (List.map (fun (n, _) -> rust_name n) params));
+  pr "    ) -> %s {\n" (ret_type (name, c));
+  let call = sprintf "self.handle().%s(%s)" name
+      (String.concat ", " (List.map (fun (n, _) -> rust_name n) params)) in
+  if c.async_kind <> None then
+    pr "        let issued = %s;\n        self.kick();\n        issued\n" call
+  else
+    pr "        %s\n" call;
   pr "    }\n"
 
 (* An async call: a persistent buffer becomes an ordinary slice copied
@@ -491,6 +505,12 @@ let pr_async_method (name, c) =
       | OClosure _ -> None
       | o -> Some (rust_param_of_optarg o)) c.optargs in
   pr "    pub async fn %s(\n        &self,\n" aname;
+  pr_params "        " params;
+  pr "    ) -> SharedResult<()> {\n";
+  pr "        self.%s_unshared(%s).await.map_err(Arc::new)\n" aname
+    (String.concat ", " (List.map (fun (n, _) -> rust_name n) params));
+  pr "    }\n\n";
+  pr "    async fn %s_unshared(\n        &self,\n" aname;
   pr_params "        " params;
   pr "    ) -> Result<()> {\n";
   pr "        self.check_running()?;\n";
@@ -560,14 +580,15 @@ let generate_async_bindings () =
   header ();
   pr "// Not every call needs every type.\n#![allow(unused_imports)]\n\n";
   pr "use crate::sys;\n";
-  pr "use crate::types::{Cookie, NbdExtent};\n";
+  pr "use crate::types::{AioBufferIn, AioBufferOut, Cookie, NbdExtent, PollFd};\n";
   pr "use crate::utils;\n";
   pr "use crate::*;\n";
   pr "use libc::{c_int, c_uint, c_void};\n";
   pr "use std::net::SocketAddr;\n";
   pr "use std::os::unix::io::{AsRawFd, IntoRawFd, OwnedFd, RawFd};\n";
-  pr "use std::path::Path;\n";
+  pr "use std::path::PathBuf;\n";
   pr "use std::ptr;\n";
+  pr "use std::sync::Arc;\n";
   pr "use tokio::sync::oneshot;\n\n";
   pr "impl AsyncHandle {";
   List.iter pr_async_sync_method sync_calls_of_async;
@@ -580,7 +601,7 @@ let man_sig (name, c) =
   let params = List.map (fun (n, t) -> n ^ ": " ^ t)
       (method_params name c) in
   sprintf "fn %s(&self%s) -> %s" name
-    (String.concat "" (List.map (fun p -> ", " ^ p) params)) (ret_type c)
+    (String.concat "" (List.map (fun p -> ", " ^ p) params)) (ret_type (name, c))
 
 let generate_man_page () =
   pr ".\\\" libnbd-rust(3): the Rust bindings\n";
@@ -613,13 +634,18 @@ let generate_man_page () =
   pr "\\fBerror.errno()\\fR gives the \\fIerrno\\fR, when known, and the\n";
   pr "error displays the message of \\fBnbd_get_error\\fR(3).\n";
   pr ".SS Arguments\n";
-  pr "Strings are \\fBimpl AsRef<[u8]>\\fR (so \\fB&str\\fR,\n";
-  pr "\\fB&[u8]\\fR or \\fBString\\fR); strings returned are\n";
-  pr "\\fBVec<u8>\\fR.  File names are \\fBimpl AsRef<Path>\\fR, socket\n";
+  pr "Strings are \\fBimpl Into<Vec<u8>>\\fR, as in libnbd 1.22's crate\n";
+  pr "(so \\fB&str\\fR, \\fBString\\fR, \\fB&[u8]\\fR, \\fBVec<u8>\\fR or\n";
+  pr "\\fBCString\\fR; pass \\fB&String\\fR as \\fBs.as_str()\\fR); strings\n";
+  pr "returned are \\fBVec<u8>\\fR.  File names are\n";
+  pr "\\fBimpl Into<PathBuf>\\fR, socket\n";
   pr "addresses \\fBstd::net::SocketAddr\\fR, optional arguments\n";
   pr "\\fBOption\\fR, flags \\fBbitflags\\fR types and enums Rust enums.\n";
-  pr "The socket given to \\fBconnect_socket\\fR is an \\fBOwnedFd\\fR,\n";
-  pr "since libnbd takes it over.\n";
+  pr "The socket given to \\fBconnect_socket\\fR is an \\fBOwnedFd\\fR:\n";
+  pr "libnbd takes it over when it accepts the call, and a refused call\n";
+  pr "closes it.  The extra descriptor of \\fBpoll2\\fR is any\n";
+  pr "\\fBimpl PollFd\\fR: an \\fBOwnedFd\\fR (closed after the call, as\n";
+  pr "in 1.22's crate), a borrowed one, or a \\fBRawFd\\fR (\\-1 for none).\n";
   pr ".SS Callbacks\n";
   pr "Callbacks are closures \\fBFnMut(...) -> c_int + Send + 'static\\fR.\n";
   pr "libnbd owns each one until it calls its \\fIfree\\fR function, which\n";
@@ -637,7 +663,11 @@ let generate_man_page () =
   pr "inside a tokio runtime) starts a task that drives the handle's file\n";
   pr "descriptor.  Each \\fBaio_\\fR\\fIname\\fR call is the \\fBasync fn\\fR\n";
   pr "\\fIname\\fR, which completes when the command or the state change\n";
-  pr "does; the other calls are plain methods, as on \\fBHandle\\fR.\n";
+  pr "does, with a \\fBSharedResult<()>\\fR (its error an\n";
+  pr "\\fBArc<Error>\\fR, as in 1.22's crate).  The other calls, the\n";
+  pr "\\fBaio_\\fR calls included, are plain methods, as on \\fBHandle\\fR;\n";
+  pr "the commands of the \\fBaio_\\fR calls are the caller's to retire\n";
+  pr "(\\fBaio_command_completed\\fR), while the event loop drives them.\n";
   pr ".SH CALLS\n";
   pr "The methods of \\fBHandle\\fR, each documented in\n";
   pr "\\fBnbd_\\fR\\fIname\\fR(3):\n";

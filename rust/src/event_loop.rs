@@ -125,7 +125,7 @@ impl Inner {
         // The error is thread-local to this task: keep it for the
         // commands that will find the handle dead.
         if let Err(e) = r {
-            self.set_error(e.to_string(), e.errno().unwrap_or(0));
+            self.set_error(e.description(), e.errno().unwrap_or(0));
         }
         self.bump();
     }

@@ -23,5 +23,5 @@ pub use async_handle::{AsyncHandle, SharedResult};
 pub use bindings::*;
 pub use error::{Error, ErrorKind, FatalErrorKind, Result};
 pub use handle::Handle;
-pub use types::{AioBuffer, AioBufferIn, AioBufferOut, Cookie, NbdExtent};
+pub use types::{AioBuffer, AioBufferIn, AioBufferOut, Cookie, NbdExtent, PollFd};
 pub(crate) use libnbd_sys as sys;

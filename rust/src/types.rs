@@ -1,8 +1,42 @@
 //! Types of the bindings: cookies, extents, and the buffers of
 //! asynchronous commands.
 use crate::error::{Error, Result};
+use std::os::unix::io::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+/// The extra descriptor of poll2: anything with a descriptor number.
+/// libnbd 1.22's crate took an OwnedFd (closed after the call, as the
+/// value is dropped); a RawFd (-1 for none) or a borrowed descriptor
+/// work too.
+pub trait PollFd {
+    /// The descriptor number to poll.
+    fn poll_fd(&self) -> RawFd;
+}
+
+impl PollFd for RawFd {
+    fn poll_fd(&self) -> RawFd {
+        *self
+    }
+}
+
+impl PollFd for OwnedFd {
+    fn poll_fd(&self) -> RawFd {
+        self.as_raw_fd()
+    }
+}
+
+impl PollFd for BorrowedFd<'_> {
+    fn poll_fd(&self) -> RawFd {
+        self.as_raw_fd()
+    }
+}
+
+impl<T: AsFd> PollFd for &T {
+    fn poll_fd(&self) -> RawFd {
+        self.as_fd().as_raw_fd()
+    }
+}
 
 /// The cookie of an asynchronous command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

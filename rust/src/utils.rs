@@ -6,9 +6,9 @@ use libc::{c_char, c_int, c_void};
 use std::any::Any;
 use std::ffi::{CStr, CString};
 use std::net::SocketAddr;
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::OsStringExt;
 use std::panic::{self, AssertUnwindSafe};
-use std::path::Path;
+use std::path::PathBuf;
 use std::ptr;
 
 /// The free function of a boxed closure: libnbd calls it exactly once.
@@ -69,14 +69,14 @@ pub(crate) unsafe fn take_c_string(s: *mut c_char) -> Vec<u8> {
 }
 
 /// A C string of the bytes; an interior NUL is EINVAL.
-pub(crate) fn to_cstring(bytes: &[u8]) -> Result<CString> {
+pub(crate) fn to_cstring(bytes: Vec<u8>) -> Result<CString> {
     CString::new(bytes).map_err(|_| {
         Error::with_errno(libc::EINVAL, "string argument contains a NUL byte")
     })
 }
 
-pub(crate) fn path_to_cstring(p: &Path) -> Result<CString> {
-    to_cstring(p.as_os_str().as_bytes())
+pub(crate) fn path_to_cstring(p: PathBuf) -> Result<CString> {
+    to_cstring(p.into_os_string().into_vec())
 }
 
 /// A NULL-terminated char ** and the strings it points to.
@@ -89,7 +89,7 @@ impl CStringList {
     pub(crate) fn new(items: impl IntoIterator<Item = impl AsRef<[u8]>>) -> Result<Self> {
         let strings = items
             .into_iter()
-            .map(|s| to_cstring(s.as_ref()))
+            .map(|s| to_cstring(s.as_ref().to_vec()))
             .collect::<Result<Vec<_>>>()?;
         let mut ptrs: Vec<*mut c_char> =
             strings.iter().map(|s| s.as_ptr() as *mut c_char).collect();
