@@ -131,15 +131,17 @@ let cb_bound cl =
   sprintf "FnMut(%s) -> c_int + Send + 'static"
     (String.concat ", " (cb_rust_params cl))
 
-(* The C closure for a Rust one: the closure is boxed, the trampoline
-   calls it, catching a panic (which must not unwind into C: the
-   callback then fails with EIO), and the box is dropped by .free,
-   which libnbd calls exactly once and which catches a panic of the
-   closure's Drop (utils::drop_box). *)
+(* The C closure for a Rust one: the closure is boxed with its handle,
+   the trampoline calls it, catching a panic (which must not unwind
+   into C: the callback then fails with EIO), and the box is dropped
+   by .free, which libnbd calls exactly once and which catches a panic
+   of the closure's Drop (utils::drop_boxed).  Both mark the thread as
+   inside a callback of the handle (utils::InCallback), whose lock
+   libnbd holds meanwhile. *)
 let pr_closure_converter cl =
   let name = cl.cbname in
   let bound = cb_bound cl in
-  pr "pub(crate) fn %s_to_raw<F>(f: F) -> sys::nbd_%s_callback\n" name name;
+  pr "pub(crate) fn %s_to_raw<F>(\n    h: *mut sys::nbd_handle,\n    f: F,\n) -> sys::nbd_%s_callback\n" name name;
   pr "where\n    F: %s,\n{\n" bound;
   let params = ffi_cb_params cl in
   pr "    unsafe extern \"C\" fn call<F>(\n        data: *mut c_void,\n";
@@ -147,8 +149,10 @@ let pr_closure_converter cl =
   pr "    ) -> c_int\n    where\n        F: %s,\n    {\n" bound;
   let mutables =
     filter_map (function CBMutable n -> Some n | _ -> None) cl.cbargs in
+  pr "        let boxed = &mut *(data as *mut utils::Boxed<F>);\n";
+  pr "        let _locked = utils::InCallback::enter(boxed.handle);\n";
   pr "        let run = || {\n";
-  pr "            let f = &mut *(data as *mut F);\n";
+  pr "            let f = &mut boxed.f;\n";
   let values =
     List.map (function
       | CBArrayAndLen (ElemUInt32, a, l) ->
@@ -174,8 +178,8 @@ let pr_closure_converter cl =
   pr "        }\n    }\n";
   pr "    sys::nbd_%s_callback {\n" name;
   pr "        callback: Some(call::<F>),\n";
-  pr "        user_data: Box::into_raw(Box::new(f)) as *mut c_void,\n";
-  pr "        free: Some(utils::drop_box::<F>),\n";
+  pr "        user_data: utils::Boxed::into_raw(h, f),\n";
+  pr "        free: Some(utils::drop_boxed::<F>),\n";
   pr "    }\n}\n\n"
 
 let pr_types () =
@@ -284,7 +288,7 @@ let returns_result (name, c) =
 (* Print the statements converting the arguments to their FFI values;
    returns the FFI argument expressions in order.  [guard] is the name
    of the AioGuard of a persistent buffer, moved into the completion. *)
-let pr_arg_conversions ind c =
+let pr_arg_conversions ind h c =
   let args =
     List.concat_map (fun a ->
       match a with
@@ -301,7 +305,7 @@ let pr_arg_conversions ind c =
          pr "%slet (%s_ptr, %s_len, aio_guard) = %s.into_aio_out()?;\n" ind b b b;
          [ sprintf "%s_ptr as *mut c_void" b; b ^ "_len" ]
       | Closure cl ->
-         [ sprintf "%s_to_raw(%s)" cl.cbname cl.cbname ]
+         [ sprintf "%s_to_raw(%s, %s)" cl.cbname h cl.cbname ]
       | Enum (n, _) -> [ sprintf "%s as c_int" n ]
       | Fd n -> (match rust_params_of_arg "" a, n with
                  | _ -> [ n ^ "_ffi" ])
@@ -356,22 +360,22 @@ let has_persistent_buffer c =
   List.exists (function BytesPersistIn _ | BytesPersistOut _ -> true
                       | _ -> false) c.args
 
-let optarg_exprs ind c =
+let optarg_exprs ind h c =
   List.map (function
     | OClosure cl when has_persistent_buffer c ->
        (* The buffer's guard lives in the completion closure, which
           libnbd frees once the buffer is the caller's again. *)
        ignore ind;
-       sprintf "completion_with_guard(%s, aio_guard)" cl.cbname
+       sprintf "completion_with_guard(%s, %s, aio_guard)" h cl.cbname
     | OClosure cl ->
        sprintf "match %s {\n\
-               \                Some(f) => %s_to_raw(f),\n\
+               \                Some(f) => %s_to_raw(%s, f),\n\
                \                None => sys::nbd_%s_callback {\n\
                \                    callback: None,\n\
                \                    user_data: ptr::null_mut(),\n\
                \                    free: None,\n\
                \                },\n\
-               \            }" cl.cbname cl.cbname cl.cbname
+               \            }" cl.cbname cl.cbname h cl.cbname
     | OFlags (n, f, _) ->
        sprintf "%s.unwrap_or(%s::empty()).bits()" n (flags_type f)
   ) c.optargs
@@ -390,9 +394,19 @@ let method_params name c =
 (* The body of a blocking call on [h] (an expression of type
    *mut nbd_handle), ending with the converted result. *)
 let pr_call_body ind h name c =
-  let args = pr_arg_conversions ind c in
+  (* A locked call from a callback of its own handle would wait for
+     ever on the lock this thread holds: fail (or, for a call that can
+     not fail, panic, which the callback's trampoline catches). *)
+  if c.is_locked then (
+    if returns_result (name, c) then
+      pr "%sutils::not_in_callback(%s, \"nbd_%s\")?;\n" ind h name
+    else
+      pr "%sutils::not_in_callback(%s, \"nbd_%s\").unwrap_or_else(|e| panic!(\"{}\", e));\n"
+        ind h name
+  );
+  let args = pr_arg_conversions ind h c in
   pr_fd_conversions ind h name c;
-  let oargs = optarg_exprs ind c in
+  let oargs = optarg_exprs ind h c in
   pr "%slet ffi_ret = unsafe {\n%s    sys::nbd_%s(\n%s        %s,\n" ind ind name
     ind h;
   List.iter (pr "%s        %s,\n" ind) (args @ oargs);
@@ -527,7 +541,7 @@ let pr_async_method (name, c) =
            pr "        bounce.resize(%s.len(), 0);\n" b
         | _ -> ()) c.args;
       pr "        {\n";
-      let args = pr_arg_conversions ind
+      let args = pr_arg_conversions ind "self.raw_handle()"
           { c with args = List.map (function
                       | BytesPersistIn (b, l) -> BytesIn (b, l)
                       | BytesPersistOut (b, l) -> BytesOut (b, l)
@@ -544,7 +558,7 @@ let pr_async_method (name, c) =
       pr_fd_conversions ind "self.raw_handle()" name c;
       if has_persistent_buffer c then
         pr "%slet (bounce_ptr, bounce_len) = (bounce.as_mut_ptr(), bounce.len());\n" ind;
-      pr "%slet completion = utils::completion_sender(tx, bounce);\n" ind;
+      pr "%slet completion = utils::completion_sender(self.raw_handle(), tx, bounce);\n" ind;
       let oargs = List.map (function
         | OClosure _ -> "completion"
         | OFlags (n, f, _) ->
@@ -651,7 +665,22 @@ let generate_man_page () =
   pr "libnbd owns each one until it calls its \\fIfree\\fR function, which\n";
   pr "drops the closure, exactly once.  A closure that panics does not\n";
   pr "unwind into C: the panic is caught and the callback fails with\n";
-  pr "\\fBEIO\\fR, which fails the command it belongs to.\n";
+  pr "\\fBEIO\\fR, which fails the command it belongs to.  A panic in a\n";
+  pr "closure's \\fBDrop\\fR is caught too.\n";
+  pr ".PP\n";
+  pr "libnbd runs a callback (and drops its closure) with the handle\n";
+  pr "locked.  A callback may use other handles freely, but on its own\n";
+  pr "handle only the calls that take no lock:\n";
+  pr "%s.\n"
+    (String.concat ", "
+       (List.map (fun (n, _) -> sprintf "\\fB%s\\fR" (Pod.escape ~code:true n))
+          (List.filter (fun (_, c) -> not c.is_locked) calls)));
+  pr "Any other call of the same handle from its callback would wait for\n";
+  pr "ever on the lock: it fails at once instead with \\fBEDEADLK\\fR\n";
+  pr "(\\fBError::Recoverable\\fR), or, if it returns no \\fBResult\\fR,\n";
+  pr "panics, which fails the callback with \\fBEIO\\fR.  The same holds\n";
+  pr "for the callbacks of an \\fBAsyncHandle\\fR, which its event loop\n";
+  pr "runs.\n";
   pr ".SS Asynchronous buffers\n";
   pr "The \\fBaio_pread\\fR and \\fBaio_pwrite\\fR family take an\n";
   pr "\\fBAioBuffer\\fR (by \\fB&mut\\fR) or a \\fB&'static\\fR slice.\n";
