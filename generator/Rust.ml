@@ -617,6 +617,132 @@ let man_sig (name, c) =
   sprintf "fn %s(&self%s) -> %s" name
     (String.concat "" (List.map (fun p -> ", " ^ p) params)) (ret_type (name, c))
 
+(* ---- libnbd-rust(3): building a program ---- *)
+
+(* The example of the man page is a program of rust/examples (built
+   and run by rust/run-examples.sh), read here so the page shows it
+   exactly. *)
+let example_file = "rust/examples/aio-read.rs"
+
+let read_text file =
+  let ic = open_in_bin file in
+  let text = really_input_string ic (in_channel_length ic) in
+  close_in ic;
+  text
+
+(* The project files of a program using the crate.  The page shows
+   them verbatim, each after a roff comment naming the file, which
+   rust/new-user.sh reads to build a program exactly as the page says.
+   /path/to/libnbd is the libnbd tree. *)
+let user_files = [
+  "Cargo.toml", "\
+[package]
+name = \"aio-read\"
+version = \"0.1.0\"
+edition = \"2021\"
+
+[dependencies]
+libnbd = { path = \"/path/to/libnbd/rust\" }
+";
+  ".cargo/config.toml", "\
+# Crates from Debian's packages (apt-get install librust-*-dev),
+# nothing from the network.
+[source.crates-io]
+replace-with = \"debian-packages\"
+
+[source.debian-packages]
+directory = \"/usr/share/cargo/registry\"
+
+[net]
+offline = true
+
+# Run on this tree's libnbd, not the system's.
+[build]
+rustflags = [\"-C\", \"link-arg=-Wl,-rpath,/path/to/libnbd/lib/.libs\"]
+";
+]
+
+let pr_verbatim ?file text =
+  (match file with
+   | Some f -> pr ".\\\" file: %s\n" f
+   | None -> ());
+  pr ".PP\n.RS 4\n.nf\n";
+  List.iter (fun l -> pr "%s\n" (Pod.protect_line (Pod.escape ~code:true l)))
+    (String.split_on_char '\n' (String.trim text));
+  pr ".fi\n.RE\n"
+
+let pr_building () =
+  pr ".SH BUILDING A PROGRAM\n";
+  pr "The crate is not on crates.io: a program depends on the \\fBrust\\fR\n";
+  pr "directory of a libnbd tree (here \\fI/path/to/libnbd\\fR) by path,\n";
+  pr "in its \\fBCargo.toml\\fR:\n";
+  pr_verbatim ~file:"Cargo.toml" (List.assoc "Cargo.toml" user_files);
+  pr ".PP\n";
+  pr "(An \\fBAsyncHandle\\fR needs tokio too:\n";
+  pr "\\fBtokio = { version = \"1.24\", features = [\"rt\", \"macros\"] }\\fR.)\n";
+  pr "Cargo builds offline with the crates Debian packages (the libnbd\n";
+  pr "crate needs \\fBlibc\\fR, \\fBbitflags\\fR 1, \\fBerrno\\fR 0.2,\n";
+  pr "\\fBlog\\fR and \\fBtokio\\fR 1.24, in \\fBlibrust-*-dev\\fR) when\n";
+  pr "the program's \\fB.cargo/config.toml\\fR says so:\n";
+  pr_verbatim ~file:".cargo/config.toml" (List.assoc ".cargo/config.toml" user_files);
+  pr ".PP\n";
+  pr "At build time the crate \\fBlibnbd-sys\\fR links the\n";
+  pr "\\fBlibnbd.so\\fR of the tree it is in\n";
+  pr "(\\fI/path/to/libnbd\\fB/lib/.libs\\fR), or of the directory in\n";
+  pr "\\fBLIBNBD_LIB_DIR\\fR: set it for a build tree apart from the\n";
+  pr "sources, or to link an installed libnbd (its \\fIlibdir\\fR).\n";
+  pr ".PP\n";
+  pr "At run time the dynamic linker looks for \\fBlibnbd.so.0\\fR as\n";
+  pr "for any program.  Without the \\fBrustflags\\fR line above, a\n";
+  pr "program built against the tree runs on the system's libnbd (on\n";
+  pr "Debian 12, 1.14, which lacks many of these calls) unless started\n";
+  pr "as \\fI/path/to/libnbd\\fB/run\\fR \\fIprogram\\fR.  With it, the\n";
+  pr "program finds the tree's library by itself; for an installed\n";
+  pr "libnbd, give its \\fIlibdir\\fR instead.\n";
+  pr "\\fBnbd.get_version()\\fR says which library runs.\n";
+  pr ".SS Example\n";
+  pr "A complete program (\\fBcargo run \\-\\- nbd+unix:///?socket=/tmp/sock\\fR),\n";
+  pr "two reads at once with the aio calls: an absent completion closure\n";
+  pr "still names its type (\\fBNone::<fn(&mut i32) \\-> i32>\\fR), and\n";
+  pr "\\fBaio_command_completed\\fR takes the cookie's number,\n";
+  pr "\\fBcookie.0\\fR.\n";
+  pr_verbatim ~file:"src/main.rs" (read_text example_file)
+
+(* What still differs from 1.22's public signatures, found by comparing
+   every pub item of rust/src with 1.22's rust/ tree. *)
+let pr_differences () =
+  pr ".SH DIFFERENCES FROM LIBNBD 1.22'S CRATE\n";
+  pr "Code written for libnbd 1.22's crate compiles unchanged, with these\n";
+  pr "exceptions and differences:\n";
+  let item text = pr ".IP \\(bu 2\n%s\n" text in
+  item "\\fBAsyncHandle\\fR's \\fBaio_pread\\fR, \\fBaio_pread_structured\\fR\n\
+and \\fBaio_pwrite\\fR take an \\fBAioBuffer\\fR or a \\fB&'static\\fR\n\
+slice, as \\fBHandle\\fR's do; 1.22's took any borrowed slice, which the\n\
+command could outlive.  Use an \\fBAioBuffer\\fR, or the async\n\
+\\fBpread\\fR and \\fBpwrite\\fR.  (\\fBHandle\\fR's took only\n\
+\\fB&'static\\fR slices, which still work.)";
+  item "Strings are \\fBimpl Into<Vec<u8>>\\fR as in 1.22, so a\n\
+\\fB&String\\fR is passed as \\fBs.as_str()\\fR, and, before Rust\n\
+1.74, a byte string literal as \\fB&b\"...\"[..]\\fR.";
+  item "Closures need \\fBSend + 'static\\fR; 1.22 asked for \\fBSync\\fR\n\
+too.  \\fBpoll2\\fR takes any \\fBimpl PollFd\\fR, 1.22's\n\
+\\fBOwnedFd\\fR among them.  \\fBconnection_state\\fR returns a\n\
+\\fBResult\\fR as in 1.22, always \\fBOk\\fR: the C call can not fail.";
+  item "The crates are Debian 12's: \\fBbitflags\\fR 1.3 (1.22: 2), so the\n\
+flags types have bitflags 1's methods (no \\fBiter\\fR or\n\
+\\fBfrom_bits_retain\\fR) and \\fBDebug\\fR output; \\fBerrno\\fR 0.2\n\
+(1.22: 0.3), whose \\fBErrno\\fR is the one in \\fBErrorKind\\fR;\n\
+\\fBtokio\\fR 1.24 (1.22: 1.29).";
+  item "The variants of \\fBError\\fR, \\fBErrorKind\\fR and\n\
+\\fBFatalErrorKind\\fR are 1.22's, but their messages read differently\n\
+(\\fBfatal: the NBD handle is dead: ...\\fR).  A command failed by the\n\
+death of the connection is always \\fBError::Fatal\\fR.";
+  item "Added: \\fBAioBuffer\\fR, \\fBPollFd\\fR, the debug calls\n\
+(\\fBset_debug\\fR, \\fBset_debug_callback\\fR, ...), a public\n\
+\\fBHandle::raw_handle\\fR, \\fBAsyncHandle::handle\\fR, and\n\
+\\fBfrom_raw\\fR on the enums.";
+  pr ".PP\n"
+
 let generate_man_page () =
   pr ".\\\" libnbd-rust(3): the Rust bindings\n";
   pr ".\\\" WARNING: THIS FILE IS GENERATED FROM %s\n" generated_by;
@@ -697,6 +823,13 @@ let generate_man_page () =
   pr "\\fBaio_\\fR calls included, are plain methods, as on \\fBHandle\\fR;\n";
   pr "the commands of the \\fBaio_\\fR calls are the caller's to retire\n";
   pr "(\\fBaio_command_completed\\fR), while the event loop drives them.\n";
+  pr ".SS Logging\n";
+  pr "With the \\fBlog\\fR feature (on by default), as in 1.22's crate,\n";
+  pr "every handle sends its debug messages to the \\fBlog\\fR crate at\n";
+  pr "level \\fBDebug\\fR, each with the libnbd call as its target\n";
+  pr "(\\fBnbd_pread\\fR, ...).  A logger installed after the handle is\n";
+  pr "made hears it too; \\fBset_debug(false)\\fR or another\n";
+  pr "\\fBset_debug_callback\\fR stops it.\n";
   pr ".SH CALLS\n";
   pr "The methods of \\fBHandle\\fR, each documented in\n";
   pr "\\fBnbd_\\fR\\fIname\\fR(3):\n";
@@ -709,6 +842,8 @@ let generate_man_page () =
     pr "async fn %s (see nbd_%s(3))\n" (Pod.escape ~code:true (async_name name))
       (Pod.escape ~code:true name)) async_calls;
   pr ".fi\n";
+  pr_building ();
+  pr_differences ();
   pr ".SH SEE ALSO\n.ad l\n";
   pr "\\fBlibnbd\\fR(3),\n\\fBnbd_create\\fR(3)\n"
 
