@@ -17,6 +17,13 @@ for f in "$srcdir"/*.c "$srcdir"/*.h "$srcdir"/*.sh \
   [ -f "$f" ] && sources+=("$f")
 done
 
+# Rust tests name a call as a method, without the nbd_ prefix (so an
+# AsyncHandle's async pread counts for nbd_pread).  OCaml: not yet.
+rust_sources=()
+for f in "$top"/rust/tests/*.rs "$top"/rust/tests/*/*.rs; do
+  [ -f "$f" ] && rust_sources+=("$f")
+done
+
 # Go names the calls without the nbd_ prefix, in CamelCase.
 camel ()
 {
@@ -32,7 +39,12 @@ for c in $calls; do
   go=$(camel "$c")
   gousers=$(grep -lw -e "\.$go" "${sources[@]}" 2>/dev/null |
               grep '_test\.go$' | xargs -r -n1 basename | tr '\n' ' ' || :)
-  users="$users$gousers"
+  rustusers=""
+  if [ ${#rust_sources[@]} -gt 0 ]; then
+    rustusers=$(grep -l -E "\.${c#nbd_}\b" "${rust_sources[@]}" 2>/dev/null |
+                  sed 's|.*/rust/tests/|rust/tests/|' | tr '\n' ' ' || :)
+  fi
+  users="$users$gousers$rustusers"
   printf '%-45s %s\n' "$c" "${users:-(none)}"
   [ -n "$users" ] || missing+=("$c")
 done
