@@ -131,14 +131,17 @@ let cb_bound cl =
   sprintf "FnMut(%s) -> c_int + Send + 'static"
     (String.concat ", " (cb_rust_params cl))
 
-(* The C closure for a Rust one: the closure is boxed, the trampoline
-   calls it, catching a panic (which must not unwind into C: the
-   callback then fails with EIO), and the box is dropped by .free,
-   which libnbd calls exactly once. *)
+(* The C closure for a Rust one: the closure is boxed with its handle,
+   the trampoline calls it, catching a panic (which must not unwind
+   into C: the callback then fails with EIO), and the box is dropped
+   by .free, which libnbd calls exactly once and which catches a panic
+   of the closure's Drop (utils::drop_boxed).  Both mark the thread as
+   inside a callback of the handle (utils::InCallback), whose lock
+   libnbd holds meanwhile. *)
 let pr_closure_converter cl =
   let name = cl.cbname in
   let bound = cb_bound cl in
-  pr "pub(crate) fn %s_to_raw<F>(f: F) -> sys::nbd_%s_callback\n" name name;
+  pr "pub(crate) fn %s_to_raw<F>(\n    h: *mut sys::nbd_handle,\n    f: F,\n) -> sys::nbd_%s_callback\n" name name;
   pr "where\n    F: %s,\n{\n" bound;
   let params = ffi_cb_params cl in
   pr "    unsafe extern \"C\" fn call<F>(\n        data: *mut c_void,\n";
@@ -146,8 +149,10 @@ let pr_closure_converter cl =
   pr "    ) -> c_int\n    where\n        F: %s,\n    {\n" bound;
   let mutables =
     filter_map (function CBMutable n -> Some n | _ -> None) cl.cbargs in
+  pr "        let boxed = &mut *(data as *mut utils::Boxed<F>);\n";
+  pr "        let _locked = utils::InCallback::enter(boxed.handle);\n";
   pr "        let run = || {\n";
-  pr "            let f = &mut *(data as *mut F);\n";
+  pr "            let f = &mut boxed.f;\n";
   let values =
     List.map (function
       | CBArrayAndLen (ElemUInt32, a, l) ->
@@ -166,14 +171,15 @@ let pr_closure_converter cl =
   pr "        match panic::catch_unwind(AssertUnwindSafe(run)) {\n";
   pr "            Ok(r) => r,\n";
   (match mutables with
-   | [] -> pr "            Err(_) => utils::callback_panicked(ptr::null_mut()),\n"
+   | [] ->
+      pr "            Err(p) => utils::callback_panicked(p, ptr::null_mut()),\n"
    | m :: _ ->
-      pr "            Err(_) => utils::callback_panicked(%s_ffi),\n" m);
+      pr "            Err(p) => utils::callback_panicked(p, %s_ffi),\n" m);
   pr "        }\n    }\n";
   pr "    sys::nbd_%s_callback {\n" name;
   pr "        callback: Some(call::<F>),\n";
-  pr "        user_data: Box::into_raw(Box::new(f)) as *mut c_void,\n";
-  pr "        free: Some(utils::drop_box::<F>),\n";
+  pr "        user_data: utils::Boxed::into_raw(h, f),\n";
+  pr "        free: Some(utils::drop_boxed::<F>),\n";
   pr "    }\n}\n\n"
 
 let pr_types () =
@@ -224,14 +230,14 @@ let rust_params_of_arg name = function
   | Enum (n, e) -> [ n, enum_type e ]
   (* libnbd takes ownership of the socket of the connect calls. *)
   | Fd n when index_from name 0 "connect" <> None -> [ n, "OwnedFd" ]
-  | Fd n -> [ n, "RawFd" ]
+  | Fd n -> [ n, "impl PollFd" ]
   | Flags (n, f) -> [ n, flags_type f ]
   | Int n -> [ n, "c_int" ]
   | Int64 n -> [ n, "i64" ]
-  | Path n -> [ n, "impl AsRef<Path>" ]
+  | Path n -> [ n, "impl Into<PathBuf>" ]
   | SizeT n -> [ n, "usize" ]
   | SockAddrAndLen (a, _) -> [ a, "SocketAddr" ]
-  | String n -> [ n, "impl AsRef<[u8]>" ]
+  | String n -> [ n, "impl Into<Vec<u8>>" ]
   | StringList n -> [ n, "impl IntoIterator<Item = impl AsRef<[u8]>>" ]
   | UInt32 n -> [ n, "u32" ]
   | UInt64 n -> [ n, "u64" ]
@@ -265,9 +271,15 @@ let rust_ret = function
 (* Does the method return a Result? *)
 let can_fail c = c.may_set_error && C.c_err_value c.ret <> None
 
+(* Calls that cannot fail in C but return a Result in Rust, as in
+   libnbd 1.22's crate (whose table said they could fail), so code
+   written for it compiles unchanged.  They always return Ok. *)
+let result_for_compatibility = [ "connection_state" ]
+
 (* Converting a string can fail too (an interior NUL). *)
-let returns_result c =
+let returns_result (name, c) =
   can_fail c
+  || List.mem name result_for_compatibility
   || List.exists (function
        | String _ | Path _ | StringList _ | BytesPersistIn _
        | BytesPersistOut _ -> true
@@ -276,7 +288,7 @@ let returns_result c =
 (* Print the statements converting the arguments to their FFI values;
    returns the FFI argument expressions in order.  [guard] is the name
    of the AioGuard of a persistent buffer, moved into the completion. *)
-let pr_arg_conversions ind c =
+let pr_arg_conversions ind h c =
   let args =
     List.concat_map (fun a ->
       match a with
@@ -293,16 +305,16 @@ let pr_arg_conversions ind c =
          pr "%slet (%s_ptr, %s_len, aio_guard) = %s.into_aio_out()?;\n" ind b b b;
          [ sprintf "%s_ptr as *mut c_void" b; b ^ "_len" ]
       | Closure cl ->
-         [ sprintf "%s_to_raw(%s)" cl.cbname cl.cbname ]
+         [ sprintf "%s_to_raw(%s, %s)" cl.cbname h cl.cbname ]
       | Enum (n, _) -> [ sprintf "%s as c_int" n ]
       | Fd n -> (match rust_params_of_arg "" a, n with
                  | _ -> [ n ^ "_ffi" ])
       | Flags (n, _) -> [ n ^ ".bits()" ]
       | Path n ->
-         pr "%slet %s_ffi = utils::path_to_cstring(%s.as_ref())?;\n" ind n n;
+         pr "%slet %s_ffi = utils::path_to_cstring(%s.into())?;\n" ind n n;
          [ n ^ "_ffi.as_ptr()" ]
       | String n ->
-         pr "%slet %s_ffi = utils::to_cstring(%s.as_ref())?;\n" ind n n;
+         pr "%slet %s_ffi = utils::to_cstring(%s.into())?;\n" ind n n;
          [ n ^ "_ffi.as_ptr()" ]
       | StringList n ->
          pr "%slet mut %s_ffi = utils::CStringList::new(%s)?;\n" ind n n;
@@ -314,35 +326,56 @@ let pr_arg_conversions ind c =
     ) c.args in
   args
 
+(* The socket of a connect call is an OwnedFd that libnbd takes over
+   only when it accepts the call: it then moves the handle on from
+   the created state (and, if the connection fails, closes the socket
+   itself).  Refused before that (the wrong state), the socket stays
+   ours, and dropping the OwnedFd closes it. *)
+let takes_socket name c =
+  index_from name 0 "connect" <> None
+  && List.exists (function Fd _ -> true | _ -> false) c.args
+
 (* The Fd conversions come after every fallible conversion, so an
    OwnedFd is not leaked by an early return. *)
-let pr_fd_conversions ind name c =
+let pr_fd_conversions ind h name c =
   List.iter (function
-    | Fd n when index_from name 0 "connect" <> None ->
-       pr "%slet %s_ffi = %s.into_raw_fd();\n" ind n n
-    | Fd n -> pr "%slet %s_ffi = %s;\n" ind n n
+    | Fd n when takes_socket name c ->
+       pr "%slet was_created = unsafe { sys::nbd_aio_is_created(%s) } != 0;\n"
+         ind h;
+       pr "%slet %s_ffi = %s.as_raw_fd();\n" ind n n
+    | Fd n -> pr "%slet %s_ffi = %s.poll_fd();\n" ind n n
+    | _ -> ()) c.args
+
+(* After the call: let go of a socket libnbd took (see takes_socket). *)
+let pr_fd_handover ind h name c =
+  List.iter (function
+    | Fd n when takes_socket name c ->
+       pr "%sif ffi_ret != -1\n" ind;
+       pr "%s    || (was_created && unsafe { sys::nbd_aio_is_created(%s) } == 0)\n"
+         ind h;
+       pr "%s{\n%s    let _ = %s.into_raw_fd();\n%s}\n" ind ind n ind
     | _ -> ()) c.args
 
 let has_persistent_buffer c =
   List.exists (function BytesPersistIn _ | BytesPersistOut _ -> true
                       | _ -> false) c.args
 
-let optarg_exprs ind c =
+let optarg_exprs ind h c =
   List.map (function
     | OClosure cl when has_persistent_buffer c ->
        (* The buffer's guard lives in the completion closure, which
           libnbd frees once the buffer is the caller's again. *)
        ignore ind;
-       sprintf "completion_with_guard(%s, aio_guard)" cl.cbname
+       sprintf "completion_with_guard(%s, %s, aio_guard)" h cl.cbname
     | OClosure cl ->
        sprintf "match %s {\n\
-               \                Some(f) => %s_to_raw(f),\n\
+               \                Some(f) => %s_to_raw(%s, f),\n\
                \                None => sys::nbd_%s_callback {\n\
                \                    callback: None,\n\
                \                    user_data: ptr::null_mut(),\n\
                \                    free: None,\n\
                \                },\n\
-               \            }" cl.cbname cl.cbname cl.cbname
+               \            }" cl.cbname cl.cbname h cl.cbname
     | OFlags (n, f, _) ->
        sprintf "%s.unwrap_or(%s::empty()).bits()" n (flags_type f)
   ) c.optargs
@@ -361,13 +394,24 @@ let method_params name c =
 (* The body of a blocking call on [h] (an expression of type
    *mut nbd_handle), ending with the converted result. *)
 let pr_call_body ind h name c =
-  let args = pr_arg_conversions ind c in
-  pr_fd_conversions ind name c;
-  let oargs = optarg_exprs ind c in
+  (* A locked call from a callback of its own handle would wait for
+     ever on the lock this thread holds: fail (or, for a call that can
+     not fail, panic, which the callback's trampoline catches). *)
+  if c.is_locked then (
+    if returns_result (name, c) then
+      pr "%sutils::not_in_callback(%s, \"nbd_%s\")?;\n" ind h name
+    else
+      pr "%sutils::not_in_callback(%s, \"nbd_%s\").unwrap_or_else(|e| panic!(\"{}\", e));\n"
+        ind h name
+  );
+  let args = pr_arg_conversions ind h c in
+  pr_fd_conversions ind h name c;
+  let oargs = optarg_exprs ind h c in
   pr "%slet ffi_ret = unsafe {\n%s    sys::nbd_%s(\n%s        %s,\n" ind ind name
     ind h;
   List.iter (pr "%s        %s,\n" ind) (args @ oargs);
   pr "%s    )\n%s};\n" ind ind;
+  pr_fd_handover ind h name c;
   let _, conv = rust_ret c.ret in
   if can_fail c then (
     let test = match C.c_err_value c.ret with
@@ -379,36 +423,36 @@ let pr_call_body ind h name c =
     pr "%sOk(%s)\n" ind conv
   ) else (
     if c.ret = RErr then pr "%slet _ = ffi_ret;\n" ind;
-    if returns_result c then pr "%sOk(%s)\n" ind conv
+    if returns_result (name, c) then pr "%sOk(%s)\n" ind conv
     else pr "%s%s\n" ind conv
   )
 
-let ret_type c =
+let ret_type (name, c) =
   let t, _ = rust_ret c.ret in
-  if returns_result c then sprintf "Result<%s>" t else t
+  if returns_result (name, c) then sprintf "Result<%s>" t else t
 
 let pr_handle_method (name, c) =
   pr "\n";
   pr_doc "    " c name;
   pr "    pub fn %s(\n        &self,\n" name;
   pr_params "        " (method_params name c);
-  pr "    ) -> %s {\n" (ret_type c);
+  pr "    ) -> %s {\n" (ret_type (name, c));
   pr_call_body "        " "self.handle" name c;
   pr "    }\n"
 
 let generate_bindings () =
   header ();
   pr "use crate::sys;\n";
-  pr "use crate::types::{AioBufferIn, AioBufferOut, Cookie, NbdExtent};\n";
+  pr "use crate::types::{AioBufferIn, AioBufferOut, Cookie, NbdExtent, PollFd};\n";
   pr "use crate::utils::{self, completion_with_guard};\n";
   pr "use crate::{Error, Handle, Result};\n";
   pr "use bitflags::bitflags;\n";
   pr "use libc::{c_char, c_int, c_uint, c_void};\n";
   pr "use libnbd_sys::nbd_extent;\n";
   pr "use std::net::SocketAddr;\n";
-  pr "use std::os::unix::io::{IntoRawFd, OwnedFd, RawFd};\n";
+  pr "use std::os::unix::io::{AsRawFd, IntoRawFd, OwnedFd, RawFd};\n";
   pr "use std::panic::{self, AssertUnwindSafe};\n";
-  pr "use std::path::Path;\n";
+  pr "use std::path::PathBuf;\n";
   pr "use std::ptr;\n\n";
   pr_types ();
   List.iter pr_closure_converter API.all_closures;
@@ -430,25 +474,33 @@ let async_name name =
 let async_calls =
   List.filter (fun (_, c) -> c.async_kind <> None) calls
 
+(* The plain methods of AsyncHandle: every call but those driving the
+   socket, which belong to the event loop, and the blocking forms of
+   the async methods.  The aio_ calls stay too, as in libnbd 1.22's
+   crate: their commands are the caller's to retire. *)
 let sync_calls_of_async =
-  List.filter (fun (name, c) ->
-    c.async_kind = None
-    && not (List.mem name [ "poll"; "poll2"; "aio_get_fd"; "aio_notify_read";
-                            "aio_notify_write"; "aio_command_completed";
-                            "aio_peek_command_completed" ])
-    && not (List.exists (fun (n, _) -> async_name n = name) async_calls)
+  List.filter (fun (name, _) ->
+    not (List.mem name [ "poll"; "poll2"; "aio_get_fd"; "aio_get_direction";
+                         "aio_notify_read"; "aio_notify_write" ])
+    && not (List.exists (fun (n, _) -> async_name n = name && n <> name)
+              async_calls)
   ) calls
 
-(* A plain call, made on the handle the event loop shares. *)
+(* A plain call, made on the handle the event loop shares.  An aio_
+   call may change the direction: it wakes the event loop. *)
 let pr_async_sync_method (name, c) =
   pr "\n";
   pr_doc "    " c name;
   pr "    pub fn %s(\n        &self,\n" name;
   let params = method_params name c in
   pr_params "        " params;
-  pr "    ) -> %s {\n" (ret_type c);
-  pr "        self.handle().%s(%s)\n" name
-    (String.concat ", " (List.map (fun (n, _) -> rust_name n) params));
+  pr "    ) -> %s {\n" (ret_type (name, c));
+  let call = sprintf "self.handle().%s(%s)" name
+      (String.concat ", " (List.map (fun (n, _) -> rust_name n) params)) in
+  if c.async_kind <> None then
+    pr "        let issued = %s;\n        self.kick();\n        issued\n" call
+  else
+    pr "        %s\n" call;
   pr "    }\n"
 
 (* An async call: a persistent buffer becomes an ordinary slice copied
@@ -468,7 +520,14 @@ let pr_async_method (name, c) =
       | o -> Some (rust_param_of_optarg o)) c.optargs in
   pr "    pub async fn %s(\n        &self,\n" aname;
   pr_params "        " params;
+  pr "    ) -> SharedResult<()> {\n";
+  pr "        self.%s_unshared(%s).await.map_err(Arc::new)\n" aname
+    (String.concat ", " (List.map (fun (n, _) -> rust_name n) params));
+  pr "    }\n\n";
+  pr "    async fn %s_unshared(\n        &self,\n" aname;
+  pr_params "        " params;
   pr "    ) -> Result<()> {\n";
+  pr "        self.check_running()?;\n";
   let ind = "            " in
   (match c.async_kind with
    | Some WithCompletionCallback ->
@@ -482,7 +541,7 @@ let pr_async_method (name, c) =
            pr "        bounce.resize(%s.len(), 0);\n" b
         | _ -> ()) c.args;
       pr "        {\n";
-      let args = pr_arg_conversions ind
+      let args = pr_arg_conversions ind "self.raw_handle()"
           { c with args = List.map (function
                       | BytesPersistIn (b, l) -> BytesIn (b, l)
                       | BytesPersistOut (b, l) -> BytesOut (b, l)
@@ -496,10 +555,10 @@ let pr_async_method (name, c) =
                "bounce_ptr as *mut c_void"
              else s
           | _ -> s) s c.args) args in
-      pr_fd_conversions ind name c;
+      pr_fd_conversions ind "self.raw_handle()" name c;
       if has_persistent_buffer c then
         pr "%slet (bounce_ptr, bounce_len) = (bounce.as_mut_ptr(), bounce.len());\n" ind;
-      pr "%slet completion = utils::completion_sender(tx, bounce);\n" ind;
+      pr "%slet completion = utils::completion_sender(self.raw_handle(), tx, bounce);\n" ind;
       let oargs = List.map (function
         | OClosure _ -> "completion"
         | OFlags (n, f, _) ->
@@ -535,14 +594,15 @@ let generate_async_bindings () =
   header ();
   pr "// Not every call needs every type.\n#![allow(unused_imports)]\n\n";
   pr "use crate::sys;\n";
-  pr "use crate::types::{Cookie, NbdExtent};\n";
+  pr "use crate::types::{AioBufferIn, AioBufferOut, Cookie, NbdExtent, PollFd};\n";
   pr "use crate::utils;\n";
   pr "use crate::*;\n";
   pr "use libc::{c_int, c_uint, c_void};\n";
   pr "use std::net::SocketAddr;\n";
-  pr "use std::os::unix::io::{IntoRawFd, OwnedFd, RawFd};\n";
-  pr "use std::path::Path;\n";
+  pr "use std::os::unix::io::{AsRawFd, IntoRawFd, OwnedFd, RawFd};\n";
+  pr "use std::path::PathBuf;\n";
   pr "use std::ptr;\n";
+  pr "use std::sync::Arc;\n";
   pr "use tokio::sync::oneshot;\n\n";
   pr "impl AsyncHandle {";
   List.iter pr_async_sync_method sync_calls_of_async;
@@ -555,7 +615,133 @@ let man_sig (name, c) =
   let params = List.map (fun (n, t) -> n ^ ": " ^ t)
       (method_params name c) in
   sprintf "fn %s(&self%s) -> %s" name
-    (String.concat "" (List.map (fun p -> ", " ^ p) params)) (ret_type c)
+    (String.concat "" (List.map (fun p -> ", " ^ p) params)) (ret_type (name, c))
+
+(* ---- libnbd-rust(3): building a program ---- *)
+
+(* The example of the man page is a program of rust/examples (built
+   and run by rust/run-examples.sh), read here so the page shows it
+   exactly. *)
+let example_file = "rust/examples/aio-read.rs"
+
+let read_text file =
+  let ic = open_in_bin file in
+  let text = really_input_string ic (in_channel_length ic) in
+  close_in ic;
+  text
+
+(* The project files of a program using the crate.  The page shows
+   them verbatim, each after a roff comment naming the file, which
+   rust/new-user.sh reads to build a program exactly as the page says.
+   /path/to/libnbd is the libnbd tree. *)
+let user_files = [
+  "Cargo.toml", "\
+[package]
+name = \"aio-read\"
+version = \"0.1.0\"
+edition = \"2021\"
+
+[dependencies]
+libnbd = { path = \"/path/to/libnbd/rust\" }
+";
+  ".cargo/config.toml", "\
+# Crates from Debian's packages (apt-get install librust-*-dev),
+# nothing from the network.
+[source.crates-io]
+replace-with = \"debian-packages\"
+
+[source.debian-packages]
+directory = \"/usr/share/cargo/registry\"
+
+[net]
+offline = true
+
+# Run on this tree's libnbd, not the system's.
+[build]
+rustflags = [\"-C\", \"link-arg=-Wl,-rpath,/path/to/libnbd/lib/.libs\"]
+";
+]
+
+let pr_verbatim ?file text =
+  (match file with
+   | Some f -> pr ".\\\" file: %s\n" f
+   | None -> ());
+  pr ".PP\n.RS 4\n.nf\n";
+  List.iter (fun l -> pr "%s\n" (Pod.protect_line (Pod.escape ~code:true l)))
+    (String.split_on_char '\n' (String.trim text));
+  pr ".fi\n.RE\n"
+
+let pr_building () =
+  pr ".SH BUILDING A PROGRAM\n";
+  pr "The crate is not on crates.io: a program depends on the \\fBrust\\fR\n";
+  pr "directory of a libnbd tree (here \\fI/path/to/libnbd\\fR) by path,\n";
+  pr "in its \\fBCargo.toml\\fR:\n";
+  pr_verbatim ~file:"Cargo.toml" (List.assoc "Cargo.toml" user_files);
+  pr ".PP\n";
+  pr "(An \\fBAsyncHandle\\fR needs tokio too:\n";
+  pr "\\fBtokio = { version = \"1.24\", features = [\"rt\", \"macros\"] }\\fR.)\n";
+  pr "Cargo builds offline with the crates Debian packages (the libnbd\n";
+  pr "crate needs \\fBlibc\\fR, \\fBbitflags\\fR 1, \\fBerrno\\fR 0.2,\n";
+  pr "\\fBlog\\fR and \\fBtokio\\fR 1.24, in \\fBlibrust-*-dev\\fR) when\n";
+  pr "the program's \\fB.cargo/config.toml\\fR says so:\n";
+  pr_verbatim ~file:".cargo/config.toml" (List.assoc ".cargo/config.toml" user_files);
+  pr ".PP\n";
+  pr "At build time the crate \\fBlibnbd-sys\\fR links the\n";
+  pr "\\fBlibnbd.so\\fR of the tree it is in\n";
+  pr "(\\fI/path/to/libnbd\\fB/lib/.libs\\fR), or of the directory in\n";
+  pr "\\fBLIBNBD_LIB_DIR\\fR: set it for a build tree apart from the\n";
+  pr "sources, or to link an installed libnbd (its \\fIlibdir\\fR).\n";
+  pr ".PP\n";
+  pr "At run time the dynamic linker looks for \\fBlibnbd.so.0\\fR as\n";
+  pr "for any program.  Without the \\fBrustflags\\fR line above, a\n";
+  pr "program built against the tree runs on the system's libnbd (on\n";
+  pr "Debian 12, 1.14, which lacks many of these calls) unless started\n";
+  pr "as \\fI/path/to/libnbd\\fB/run\\fR \\fIprogram\\fR.  With it, the\n";
+  pr "program finds the tree's library by itself; for an installed\n";
+  pr "libnbd, give its \\fIlibdir\\fR instead.\n";
+  pr "\\fBnbd.get_version()\\fR says which library runs.\n";
+  pr ".SS Example\n";
+  pr "A complete program (\\fBcargo run \\-\\- nbd+unix:///?socket=/tmp/sock\\fR),\n";
+  pr "two reads at once with the aio calls: an absent completion closure\n";
+  pr "still names its type (\\fBNone::<fn(&mut i32) \\-> i32>\\fR), and\n";
+  pr "\\fBaio_command_completed\\fR takes the cookie's number,\n";
+  pr "\\fBcookie.0\\fR.\n";
+  pr_verbatim ~file:"src/main.rs" (read_text example_file)
+
+(* What still differs from 1.22's public signatures, found by comparing
+   every pub item of rust/src with 1.22's rust/ tree. *)
+let pr_differences () =
+  pr ".SH DIFFERENCES FROM LIBNBD 1.22'S CRATE\n";
+  pr "Code written for libnbd 1.22's crate compiles unchanged, with these\n";
+  pr "exceptions and differences:\n";
+  let item text = pr ".IP \\(bu 2\n%s\n" text in
+  item "\\fBAsyncHandle\\fR's \\fBaio_pread\\fR, \\fBaio_pread_structured\\fR\n\
+and \\fBaio_pwrite\\fR take an \\fBAioBuffer\\fR or a \\fB&'static\\fR\n\
+slice, as \\fBHandle\\fR's do; 1.22's took any borrowed slice, which the\n\
+command could outlive.  Use an \\fBAioBuffer\\fR, or the async\n\
+\\fBpread\\fR and \\fBpwrite\\fR.  (\\fBHandle\\fR's took only\n\
+\\fB&'static\\fR slices, which still work.)";
+  item "Strings are \\fBimpl Into<Vec<u8>>\\fR as in 1.22, so a\n\
+\\fB&String\\fR is passed as \\fBs.as_str()\\fR, and, before Rust\n\
+1.74, a byte string literal as \\fB&b\"...\"[..]\\fR.";
+  item "Closures need \\fBSend + 'static\\fR; 1.22 asked for \\fBSync\\fR\n\
+too.  \\fBpoll2\\fR takes any \\fBimpl PollFd\\fR, 1.22's\n\
+\\fBOwnedFd\\fR among them.  \\fBconnection_state\\fR returns a\n\
+\\fBResult\\fR as in 1.22, always \\fBOk\\fR: the C call can not fail.";
+  item "The crates are Debian 12's: \\fBbitflags\\fR 1.3 (1.22: 2), so the\n\
+flags types have bitflags 1's methods (no \\fBiter\\fR or\n\
+\\fBfrom_bits_retain\\fR) and \\fBDebug\\fR output; \\fBerrno\\fR 0.2\n\
+(1.22: 0.3), whose \\fBErrno\\fR is the one in \\fBErrorKind\\fR;\n\
+\\fBtokio\\fR 1.24 (1.22: 1.29).";
+  item "The variants of \\fBError\\fR, \\fBErrorKind\\fR and\n\
+\\fBFatalErrorKind\\fR are 1.22's, but their messages read differently\n\
+(\\fBfatal: the NBD handle is dead: ...\\fR).  A command failed by the\n\
+death of the connection is always \\fBError::Fatal\\fR.";
+  item "Added: \\fBAioBuffer\\fR, \\fBPollFd\\fR, the debug calls\n\
+(\\fBset_debug\\fR, \\fBset_debug_callback\\fR, ...), a public\n\
+\\fBHandle::raw_handle\\fR, \\fBAsyncHandle::handle\\fR, and\n\
+\\fBfrom_raw\\fR on the enums.";
+  pr ".PP\n"
 
 let generate_man_page () =
   pr ".\\\" libnbd-rust(3): the Rust bindings\n";
@@ -588,19 +774,39 @@ let generate_man_page () =
   pr "\\fBerror.errno()\\fR gives the \\fIerrno\\fR, when known, and the\n";
   pr "error displays the message of \\fBnbd_get_error\\fR(3).\n";
   pr ".SS Arguments\n";
-  pr "Strings are \\fBimpl AsRef<[u8]>\\fR (so \\fB&str\\fR,\n";
-  pr "\\fB&[u8]\\fR or \\fBString\\fR); strings returned are\n";
-  pr "\\fBVec<u8>\\fR.  File names are \\fBimpl AsRef<Path>\\fR, socket\n";
+  pr "Strings are \\fBimpl Into<Vec<u8>>\\fR, as in libnbd 1.22's crate\n";
+  pr "(so \\fB&str\\fR, \\fBString\\fR, \\fB&[u8]\\fR, \\fBVec<u8>\\fR or\n";
+  pr "\\fBCString\\fR; pass \\fB&String\\fR as \\fBs.as_str()\\fR); strings\n";
+  pr "returned are \\fBVec<u8>\\fR.  File names are\n";
+  pr "\\fBimpl Into<PathBuf>\\fR, socket\n";
   pr "addresses \\fBstd::net::SocketAddr\\fR, optional arguments\n";
   pr "\\fBOption\\fR, flags \\fBbitflags\\fR types and enums Rust enums.\n";
-  pr "The socket given to \\fBconnect_socket\\fR is an \\fBOwnedFd\\fR,\n";
-  pr "since libnbd takes it over.\n";
+  pr "The socket given to \\fBconnect_socket\\fR is an \\fBOwnedFd\\fR:\n";
+  pr "libnbd takes it over when it accepts the call, and a refused call\n";
+  pr "closes it.  The extra descriptor of \\fBpoll2\\fR is any\n";
+  pr "\\fBimpl PollFd\\fR: an \\fBOwnedFd\\fR (closed after the call, as\n";
+  pr "in 1.22's crate), a borrowed one, or a \\fBRawFd\\fR (\\-1 for none).\n";
   pr ".SS Callbacks\n";
   pr "Callbacks are closures \\fBFnMut(...) -> c_int + Send + 'static\\fR.\n";
   pr "libnbd owns each one until it calls its \\fIfree\\fR function, which\n";
   pr "drops the closure, exactly once.  A closure that panics does not\n";
   pr "unwind into C: the panic is caught and the callback fails with\n";
-  pr "\\fBEIO\\fR, which fails the command it belongs to.\n";
+  pr "\\fBEIO\\fR, which fails the command it belongs to.  A panic in a\n";
+  pr "closure's \\fBDrop\\fR is caught too.\n";
+  pr ".PP\n";
+  pr "libnbd runs a callback (and drops its closure) with the handle\n";
+  pr "locked.  A callback may use other handles freely, but on its own\n";
+  pr "handle only the calls that take no lock:\n";
+  pr "%s.\n"
+    (String.concat ", "
+       (List.map (fun (n, _) -> sprintf "\\fB%s\\fR" (Pod.escape ~code:true n))
+          (List.filter (fun (_, c) -> not c.is_locked) calls)));
+  pr "Any other call of the same handle from its callback would wait for\n";
+  pr "ever on the lock: it fails at once instead with \\fBEDEADLK\\fR\n";
+  pr "(\\fBError::Recoverable\\fR), or, if it returns no \\fBResult\\fR,\n";
+  pr "panics, which fails the callback with \\fBEIO\\fR.  The same holds\n";
+  pr "for the callbacks of an \\fBAsyncHandle\\fR, which its event loop\n";
+  pr "runs.\n";
   pr ".SS Asynchronous buffers\n";
   pr "The \\fBaio_pread\\fR and \\fBaio_pwrite\\fR family take an\n";
   pr "\\fBAioBuffer\\fR (by \\fB&mut\\fR) or a \\fB&'static\\fR slice.\n";
@@ -609,10 +815,27 @@ let generate_man_page () =
   pr "\\fBEBUSY\\fR, until libnbd is done with the command.\n";
   pr ".SS AsyncHandle\n";
   pr "With the \\fBtokio\\fR feature, \\fBAsyncHandle::new()\\fR (called\n";
-  pr "inside a tokio runtime) starts a task that drives the handle's file\n";
-  pr "descriptor.  Each \\fBaio_\\fR\\fIname\\fR call is the \\fBasync fn\\fR\n";
-  pr "\\fIname\\fR, which completes when the command or the state change\n";
-  pr "does; the other calls are plain methods, as on \\fBHandle\\fR.\n";
+  pr "inside a tokio runtime with IO enabled) starts a task that drives\n";
+  pr "the handle's socket, following it when connecting moves to the next\n";
+  pr "address, and watching a duplicate it owns, let go when the\n";
+  pr "connection ends or the handle is dropped.  If that task can not run\n";
+  pr "(a runtime built without \\fBenable_io\\fR) or stops, pending and\n";
+  pr "new commands fail at once with \\fBError::Fatal\\fR saying why.\n";
+  pr ".PP\n";
+  pr "Each call \\fBaio_\\fR\\fIname\\fR has an \\fBasync fn\\fR \\fIname\\fR,\n";
+  pr "which completes when the command or the state change does, with a\n";
+  pr "\\fBSharedResult<()>\\fR (its error an \\fBArc<Error>\\fR, as in\n";
+  pr "1.22's crate).  \\fBaio_\\fR\\fIname\\fR itself stays, as in 1.22's\n";
+  pr "crate, a plain method: the event loop drives its command, the caller\n";
+  pr "retires it (\\fBaio_command_completed\\fR).  The other calls are\n";
+  pr "plain methods, as on \\fBHandle\\fR.\n";
+  pr ".SS Logging\n";
+  pr "With the \\fBlog\\fR feature (on by default), as in 1.22's crate,\n";
+  pr "every handle sends its debug messages to the \\fBlog\\fR crate at\n";
+  pr "level \\fBDebug\\fR, each with the libnbd call as its target\n";
+  pr "(\\fBnbd_pread\\fR, ...).  A logger installed after the handle is\n";
+  pr "made hears it too; \\fBset_debug(false)\\fR or another\n";
+  pr "\\fBset_debug_callback\\fR stops it.\n";
   pr ".SH CALLS\n";
   pr "The methods of \\fBHandle\\fR, each documented in\n";
   pr "\\fBnbd_\\fR\\fIname\\fR(3):\n";
@@ -625,6 +848,8 @@ let generate_man_page () =
     pr "async fn %s (see nbd_%s(3))\n" (Pod.escape ~code:true (async_name name))
       (Pod.escape ~code:true name)) async_calls;
   pr ".fi\n";
+  pr_building ();
+  pr_differences ();
   pr ".SH SEE ALSO\n.ad l\n";
   pr "\\fBlibnbd\\fR(3),\n\\fBnbd_create\\fR(3)\n"
 

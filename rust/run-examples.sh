@@ -47,6 +47,9 @@ check fetch-first-sector \
 check connect-command '^size: 2097152$' \
   "$ex/connect-command" env -u LD_PRELOAD \
   nbdkit -s --exit-with-parent memory size=2M
+# Second block of the pattern: the word at 512 is 0x200.
+check aio-read '^second: \[00, 00, 00, 00, 00, 00, 02, 00, 00, 00, 00, 00, 00, 00, 02, 08\]$' \
+  "$ex/aio-read" "$uri"
 kill "$(cat "$d/pid")"; wait; rm -f "$d/pid" "$d/sock"
 nbdkit -f -U "$d/sock" -P "$d/pid" --exit-with-parent memory size=1M &
 for i in $(seq 100); do [ -s "$d/pid" ] && break; sleep 0.1; done

@@ -19,7 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .build()?;
     rt.block_on(async move {
         let nbd = Arc::new(AsyncHandle::new()?);
-        nbd.connect_uri(&uri).await?;
+        nbd.connect_uri(uri.as_str()).await?;
         let mut tasks = Vec::new();
         for t in 0..TASKS {
             let nbd = nbd.clone();
@@ -32,7 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     nbd.pread(&mut back, n * BLOCK as u64, None).await?;
                     assert_eq!(back, data, "block {} read back differs", n);
                 }
-                Ok::<(), libnbd::Error>(())
+                Ok::<(), std::sync::Arc<libnbd::Error>>(())
             }));
         }
         for task in tasks {

@@ -5,7 +5,7 @@ fn main() -> libnbd::Result<()> {
         .nth(1)
         .expect("usage: fetch-first-sector URI");
     let nbd = libnbd::Handle::new()?;
-    nbd.connect_uri(&uri)?;
+    nbd.connect_uri(uri)?;
     let mut sector = [0u8; 512];
     nbd.pread(&mut sector, 0, None)?;
     for (i, line) in sector.chunks(16).enumerate() {

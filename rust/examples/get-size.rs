@@ -3,7 +3,7 @@
 fn main() -> libnbd::Result<()> {
     let uri = std::env::args().nth(1).expect("usage: get-size URI");
     let nbd = libnbd::Handle::new()?;
-    nbd.connect_uri(&uri)?;
+    nbd.connect_uri(uri)?;
     println!("{}", nbd.get_size()?);
     Ok(())
 }

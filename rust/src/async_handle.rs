@@ -1,13 +1,12 @@
-//! The asynchronous handle on tokio: a task drives the handle's file
-//! descriptor (aio_notify_read/write) and wakes the commands waiting on
-//! it.  The generated async methods are in async_bindings.rs.
+//! The asynchronous handle on tokio: a task drives the handle's socket
+//! (aio_notify_read/write) and wakes the commands waiting on it.  The
+//! generated async methods are in async_bindings.rs; the socket the
+//! task watches is in event_loop.rs.
 use crate::error::{Error, ErrorKind, FatalErrorKind, Result};
-use crate::{Handle, AIO_DIRECTION_READ, AIO_DIRECTION_WRITE};
+use crate::Handle;
 use errno::Errno;
 use libc::c_int;
-use std::os::unix::io::RawFd;
 use std::sync::{Arc, Mutex};
-use tokio::io::unix::AsyncFd;
 use tokio::sync::{oneshot, watch, Notify};
 
 /// A Result whose error can be shared, as libnbd 1.22's crate names it
@@ -16,33 +15,58 @@ use tokio::sync::{oneshot, watch, Notify};
 pub type SharedResult<T, E = Arc<Error>> = std::result::Result<T, E>;
 
 /// A handle whose asynchronous calls are `async fn`s.  Create it inside
-/// a tokio runtime; dropping it stops its task and closes the handle.
+/// a tokio runtime with IO enabled; dropping it stops its task and
+/// closes the handle.
 pub struct AsyncHandle {
     inner: Arc<Inner>,
     task: tokio::task::JoinHandle<()>,
 }
 
-struct Inner {
-    handle: Handle,
+/// What the AsyncHandle and its event-loop task share.
+pub(crate) struct Inner {
+    pub(crate) handle: Handle,
     /// A command was issued: the direction may have changed.
-    kick: Notify,
+    pub(crate) kick: Notify,
     /// Bumped after every step of the state machine.
-    progress: watch::Sender<u64>,
-    /// Why the event loop's last step failed: (message, errno).
-    error: Mutex<Option<(String, i32)>>,
+    pub(crate) progress: watch::Sender<u64>,
+    /// Set once, when the event loop ends: nothing drives the handle
+    /// any more, so no waiter may wait for ever.
+    pub(crate) stopped: watch::Sender<bool>,
+    /// Why the event loop's last step failed, or why it stopped:
+    /// (message, errno or 0).
+    pub(crate) error: Mutex<Option<(String, i32)>>,
+}
+
+impl Inner {
+    /// Let the waiters look at the handle again.
+    pub(crate) fn bump(&self) {
+        self.progress.send_modify(|n| *n = n.wrapping_add(1));
+    }
+
+    /// Keep the first reason of a failure for the waiters.
+    pub(crate) fn set_error(&self, message: String, errno: i32) {
+        let mut e = self.error.lock().unwrap();
+        if e.is_none() {
+            *e = Some((message, errno));
+        }
+    }
+
+    fn is_stopped(&self) -> bool {
+        *self.stopped.borrow()
+    }
 }
 
 impl AsyncHandle {
     /// A new, unconnected handle and its event-loop task.
     pub fn new() -> Result<Self> {
-        let (progress, _) = watch::channel(0u64);
         let inner = Arc::new(Inner {
             handle: Handle::new()?,
             kick: Notify::new(),
-            progress,
+            progress: watch::channel(0u64).0,
+            stopped: watch::channel(false).0,
             error: Mutex::new(None),
         });
-        let task = tokio::spawn(event_loop(inner.clone()));
+        let task = tokio::spawn(crate::event_loop::run(inner.clone()));
         Ok(AsyncHandle { inner, task })
     }
 
@@ -55,19 +79,34 @@ impl AsyncHandle {
         self.inner.handle.handle
     }
 
+    /// Fail at once if the event loop has stopped: nothing would
+    /// drive a new command.
+    pub(crate) fn check_running(&self) -> Result<()> {
+        if self.inner.is_stopped() {
+            return Err(self.dead_error());
+        }
+        Ok(())
+    }
+
     /// Tell the event loop a command was issued.
     pub(crate) fn kick(&self) {
         self.inner.kick.notify_one();
     }
 
-    /// The error of a dead handle: the event loop's, if it has one.
+    /// The error of a dead handle, or of one whose event loop stopped:
+    /// the event loop's reason, if it has one.
     fn dead_error(&self) -> Error {
         let saved = self.inner.error.lock().unwrap().clone();
+        let stopped = self.inner.is_stopped();
         let kind = match saved {
             Some((description, 0)) => ErrorKind::WithoutErrno { description },
             Some((description, e)) => ErrorKind::WithErrno {
                 errno: Errno(e),
                 description,
+            },
+            None if stopped => ErrorKind::WithErrno {
+                errno: Errno(libc::ENOTCONN),
+                description: String::from("the AsyncHandle's event loop has stopped"),
             },
             None => ErrorKind::WithErrno {
                 errno: Errno(libc::ENOTCONN),
@@ -77,11 +116,17 @@ impl AsyncHandle {
         Error::Fatal(FatalErrorKind::Libnbd(kind))
     }
 
+    /// Is the connection gone: dead, closed, or no longer driven?
+    fn is_gone(&self) -> bool {
+        let h = &self.inner.handle;
+        self.inner.is_stopped() || h.aio_is_dead() || h.aio_is_closed()
+    }
+
     /// Wait until `done` holds of the handle; a dead handle fails.
     pub(crate) async fn wait_until(&self, done: impl Fn(&Handle) -> bool) -> Result<()> {
         let mut rx = self.inner.progress.subscribe();
         loop {
-            if self.inner.handle.aio_is_dead() {
+            if self.inner.handle.aio_is_dead() || self.inner.is_stopped() {
                 return Err(self.dead_error());
             }
             if done(&self.inner.handle) {
@@ -94,11 +139,22 @@ impl AsyncHandle {
     }
 
     /// Wait for a command's completion: its errno and bounce buffer.
+    /// If the event loop stops first, nothing will complete it.
     pub(crate) async fn wait_completion(
         &self,
-        rx: oneshot::Receiver<(c_int, Vec<u8>)>,
+        mut rx: oneshot::Receiver<(c_int, Vec<u8>)>,
     ) -> Result<(c_int, Vec<u8>)> {
-        rx.await.map_err(|_| self.dead_error())
+        let mut stopped = self.inner.stopped.subscribe();
+        loop {
+            if *stopped.borrow_and_update() {
+                // A completion sent just before the end still counts.
+                return rx.try_recv().map_err(|_| self.dead_error());
+            }
+            tokio::select! {
+                r = &mut rx => return r.map_err(|_| self.dead_error()),
+                _ = stopped.changed() => (),
+            }
+        }
     }
 
     /// The result of a completed command from its errno.
@@ -106,7 +162,11 @@ impl AsyncHandle {
         if err == 0 {
             return Ok(());
         }
-        if self.inner.handle.aio_is_dead() {
+        // libnbd fails the commands of a dying connection before it
+        // marks the handle dead, all under the handle's lock: taking
+        // the lock (any locked call) waits for that to be over.
+        let _ = self.inner.handle.get_debug();
+        if self.is_gone() {
             return Err(self.dead_error());
         }
         Err(Error::Recoverable(ErrorKind::WithErrno {
@@ -119,103 +179,5 @@ impl AsyncHandle {
 impl Drop for AsyncHandle {
     fn drop(&mut self) {
         self.task.abort();
-    }
-}
-
-/// Is the fd ready for `events` now?  tokio's readiness is edge
-/// triggered and libnbd may leave data unread, so the event loop asks
-/// the kernel before each step instead of trusting a cached edge.
-fn poll_now(fd: RawFd, events: libc::c_short) -> bool {
-    let mut pfd = libc::pollfd {
-        fd,
-        events,
-        revents: 0,
-    };
-    let r = unsafe { libc::poll(&mut pfd, 1, 0) };
-    r > 0 && pfd.revents != 0
-}
-
-impl Inner {
-    fn step(&self, read: bool) {
-        let r = if read {
-            self.handle.aio_notify_read()
-        } else {
-            self.handle.aio_notify_write()
-        };
-        // The error is thread-local to this task: keep it for the
-        // commands that will find the handle dead.
-        if let Err(e) = r {
-            *self.error.lock().unwrap() = Some((e.to_string(), e.errno().unwrap_or(0)));
-        }
-        self.progress.send_modify(|n| *n = n.wrapping_add(1));
-    }
-}
-
-async fn event_loop(inner: Arc<Inner>) {
-    // No fd until a connect call has started.
-    let fd = loop {
-        let notified = inner.kick.notified();
-        if let Ok(fd) = inner.handle.aio_get_fd() {
-            break fd;
-        }
-        if inner.handle.aio_is_dead() || inner.handle.aio_is_closed() {
-            inner.progress.send_modify(|n| *n = n.wrapping_add(1));
-        }
-        notified.await;
-    };
-    let afd = match AsyncFd::new(fd) {
-        Ok(afd) => afd,
-        Err(e) => {
-            *inner.error.lock().unwrap() = Some((e.to_string(), e.raw_os_error().unwrap_or(0)));
-            inner.progress.send_modify(|n| *n = n.wrapping_add(1));
-            return;
-        }
-    };
-    // Connecting may have finished in the caller's thread already.
-    inner.progress.send_modify(|n| *n = n.wrapping_add(1));
-    loop {
-        let notified = inner.kick.notified();
-        if inner.handle.aio_is_dead() || inner.handle.aio_is_closed() {
-            inner.progress.send_modify(|n| *n = n.wrapping_add(1));
-            // The fd is closed (or will be): nothing more to drive.
-            notified.await;
-            continue;
-        }
-        let dir = inner.handle.aio_get_direction();
-        let want_read = dir & AIO_DIRECTION_READ != 0;
-        let want_write = dir & AIO_DIRECTION_WRITE != 0;
-        tokio::select! {
-            r = afd.readable(), if want_read => match r {
-                Ok(mut guard) => {
-                    if poll_now(fd, libc::POLLIN | libc::POLLHUP | libc::POLLERR) {
-                        inner.step(true);
-                    } else {
-                        guard.clear_ready();
-                    }
-                }
-                Err(e) => {
-                    *inner.error.lock().unwrap() = Some((e.to_string(), e.raw_os_error().unwrap_or(0)));
-                    return;
-                }
-            },
-            r = afd.writable(), if want_write => match r {
-                Ok(mut guard) => {
-                    if poll_now(fd, libc::POLLOUT | libc::POLLHUP | libc::POLLERR) {
-                        inner.step(false);
-                    } else {
-                        guard.clear_ready();
-                    }
-                }
-                Err(e) => {
-                    *inner.error.lock().unwrap() = Some((e.to_string(), e.raw_os_error().unwrap_or(0)));
-                    return;
-                }
-            },
-            _ = notified => {
-                // Commands issued in other threads may have moved the
-                // state machine: let their waiters look.
-                inner.progress.send_modify(|n| *n = n.wrapping_add(1));
-            }
-        }
     }
 }

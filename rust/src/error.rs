@@ -2,7 +2,7 @@
 //! the handle survived it.
 use crate::sys;
 use errno::Errno;
-use std::ffi::CStr;
+use std::ffi::{CStr, NulError};
 use std::fmt;
 use std::io;
 
@@ -67,6 +67,16 @@ impl ErrorKind {
             Self::WithoutErrno { .. } => None,
         }
     }
+
+    /// The message alone, without the errno.
+    pub(crate) fn description(&self) -> String {
+        match self {
+            Self::WithErrno { description, .. } | Self::WithoutErrno { description } => {
+                description.clone()
+            }
+            Self::Errno(errno) => errno.to_string(),
+        }
+    }
 }
 
 impl Error {
@@ -94,6 +104,14 @@ impl Error {
         match self {
             Self::Recoverable(e) | Self::Fatal(FatalErrorKind::Libnbd(e)) => e.errno(),
             Self::Fatal(FatalErrorKind::Io(e)) => e.raw_os_error(),
+        }
+    }
+
+    /// The message alone: no errno, no "fatal" prefix.
+    pub(crate) fn description(&self) -> String {
+        match self {
+            Self::Recoverable(e) | Self::Fatal(FatalErrorKind::Libnbd(e)) => e.description(),
+            Self::Fatal(FatalErrorKind::Io(e)) => e.to_string(),
         }
     }
 
@@ -153,6 +171,26 @@ impl std::error::Error for Error {}
 impl From<io::Error> for Error {
     fn from(e: io::Error) -> Self {
         Self::Fatal(FatalErrorKind::Io(e))
+    }
+}
+
+// As in libnbd 1.22's crate: a message is a recoverable error, and so
+// is a string with a NUL byte.
+impl From<String> for Error {
+    fn from(description: String) -> Self {
+        Self::Recoverable(ErrorKind::WithoutErrno { description })
+    }
+}
+
+impl From<NulError> for Error {
+    fn from(e: NulError) -> Self {
+        Self::with_errno(libc::EINVAL, e.to_string())
+    }
+}
+
+impl From<Errno> for ErrorKind {
+    fn from(errno: Errno) -> Self {
+        Self::Errno(errno)
     }
 }
 

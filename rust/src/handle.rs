@@ -26,20 +26,20 @@ impl Handle {
 
     /// With the "log" feature, as libnbd 1.22's crate does: the
     /// handle's debug messages go to log::debug!, their target the
-    /// libnbd function.  Only when a logger takes debug messages at
-    /// creation: libnbd's debug output costs a formatted message per
-    /// step of every command, a price nobody listening should pay.
+    /// libnbd function (nbd_pread, ...).  Debugging is on from the
+    /// start, so a logger installed later hears the handle too; a
+    /// message is only converted when the log level lets it through
+    /// and the logger wants its target.
     #[cfg(feature = "log")]
     fn debug_to_log(&self) -> Result<()> {
-        if !log::log_enabled!(log::Level::Debug) {
-            return Ok(());
-        }
         self.set_debug_callback(|func, msg| {
-            log::debug!(
-                target: String::from_utf8_lossy(func).as_ref(),
-                "{}",
-                String::from_utf8_lossy(msg)
-            );
+            if log::max_level() < log::LevelFilter::Debug {
+                return 0;
+            }
+            let target = String::from_utf8_lossy(func);
+            if log::log_enabled!(target: target.as_ref(), log::Level::Debug) {
+                log::debug!(target: target.as_ref(), "{}", String::from_utf8_lossy(msg));
+            }
             0
         })?;
         self.set_debug(true)

@@ -12,6 +12,8 @@ mod async_bindings;
 mod async_handle;
 mod bindings;
 mod error;
+#[cfg(feature = "tokio")]
+mod event_loop;
 mod handle;
 pub mod types;
 mod utils;
@@ -21,5 +23,5 @@ pub use async_handle::{AsyncHandle, SharedResult};
 pub use bindings::*;
 pub use error::{Error, ErrorKind, FatalErrorKind, Result};
 pub use handle::Handle;
-pub use types::{AioBuffer, AioBufferIn, AioBufferOut, Cookie, NbdExtent};
+pub use types::{AioBuffer, AioBufferIn, AioBufferOut, Cookie, NbdExtent, PollFd};
 pub(crate) use libnbd_sys as sys;

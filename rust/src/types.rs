@@ -1,9 +1,42 @@
 //! Types of the bindings: cookies, extents, and the buffers of
 //! asynchronous commands.
 use crate::error::{Error, Result};
-use std::cell::UnsafeCell;
+use std::os::unix::io::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+/// The extra descriptor of poll2: anything with a descriptor number.
+/// libnbd 1.22's crate took an OwnedFd (closed after the call, as the
+/// value is dropped); a RawFd (-1 for none) or a borrowed descriptor
+/// work too.
+pub trait PollFd {
+    /// The descriptor number to poll.
+    fn poll_fd(&self) -> RawFd;
+}
+
+impl PollFd for RawFd {
+    fn poll_fd(&self) -> RawFd {
+        *self
+    }
+}
+
+impl PollFd for OwnedFd {
+    fn poll_fd(&self) -> RawFd {
+        self.as_raw_fd()
+    }
+}
+
+impl PollFd for BorrowedFd<'_> {
+    fn poll_fd(&self) -> RawFd {
+        self.as_raw_fd()
+    }
+}
+
+impl<T: AsFd> PollFd for &T {
+    fn poll_fd(&self) -> RawFd {
+        self.as_fd().as_raw_fd()
+    }
+}
 
 /// The cookie of an asynchronous command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -23,8 +56,11 @@ const _: () = assert!(
     std::mem::size_of::<NbdExtent>() == std::mem::size_of::<libnbd_sys::nbd_extent>()
 );
 
+/// The memory of an AioBuffer, kept as a raw pointer and a length:
+/// no Rust reference to the bytes exists while libnbd may write them.
 struct AioInner {
-    data: UnsafeCell<Box<[u8]>>,
+    ptr: *mut u8,
+    len: usize,
     busy: AtomicBool,
 }
 
@@ -32,6 +68,14 @@ struct AioInner {
 // through &mut AioBuffer otherwise.
 unsafe impl Send for AioInner {}
 unsafe impl Sync for AioInner {}
+
+impl Drop for AioInner {
+    fn drop(&mut self) {
+        // The last owner: no command uses the bytes any more.
+        let slice = std::ptr::slice_from_raw_parts_mut(self.ptr, self.len);
+        drop(unsafe { Box::from_raw(slice) });
+    }
+}
 
 /// A buffer for aio_pread, aio_pwrite and the like, whose memory lives
 /// as long as the command that uses it.
@@ -51,9 +95,10 @@ impl AioBuffer {
         Self::from(vec![0u8; len])
     }
 
-    /// The length in bytes.
+    /// The length in bytes (known without looking at the bytes,
+    /// which a command may be writing).
     pub fn len(&self) -> usize {
-        unsafe { (&*self.inner.data.get()).len() }
+        self.inner.len
     }
 
     /// Is the buffer empty?
@@ -71,7 +116,7 @@ impl AioBuffer {
         if self.is_busy() {
             None
         } else {
-            Some(unsafe { &*self.inner.data.get() })
+            Some(unsafe { std::slice::from_raw_parts(self.inner.ptr, self.inner.len) })
         }
     }
 
@@ -80,7 +125,7 @@ impl AioBuffer {
         if self.is_busy() {
             None
         } else {
-            Some(unsafe { &mut *self.inner.data.get() })
+            Some(unsafe { std::slice::from_raw_parts_mut(self.inner.ptr, self.inner.len) })
         }
     }
 
@@ -97,19 +142,22 @@ impl AioBuffer {
                 "the AioBuffer is in use by another command",
             ));
         }
-        let data = unsafe { &mut *self.inner.data.get() };
         let guard = AioGuard {
             inner: self.inner.clone(),
         };
-        Ok((data.as_mut_ptr(), data.len(), Some(guard)))
+        Ok((self.inner.ptr, self.inner.len, Some(guard)))
     }
 }
 
 impl From<Vec<u8>> for AioBuffer {
     fn from(v: Vec<u8>) -> Self {
+        let boxed = v.into_boxed_slice();
+        let len = boxed.len();
+        let ptr = Box::into_raw(boxed) as *mut u8;
         AioBuffer {
             inner: Arc::new(AioInner {
-                data: UnsafeCell::new(v.into_boxed_slice()),
+                ptr,
+                len,
                 busy: AtomicBool::new(false),
             }),
         }

@@ -3,20 +3,95 @@ use crate::error::{Error, Result};
 use crate::sys;
 use crate::types::AioGuard;
 use libc::{c_char, c_int, c_void};
+use std::any::Any;
+use std::cell::RefCell;
 use std::ffi::{CStr, CString};
 use std::net::SocketAddr;
-use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
+use std::os::unix::ffi::OsStringExt;
+use std::panic::{self, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::ptr;
 
-/// The free function of a boxed closure: libnbd calls it exactly once.
-pub(crate) unsafe extern "C" fn drop_box<T>(data: *mut c_void) {
-    drop(Box::from_raw(data as *mut T))
+/// A closure given to libnbd, with the handle whose lock libnbd holds
+/// whenever it calls or frees the closure.
+pub(crate) struct Boxed<F> {
+    pub(crate) handle: *mut sys::nbd_handle,
+    pub(crate) f: F,
+}
+
+impl<F> Boxed<F> {
+    /// The user_data of a C closure.
+    pub(crate) fn into_raw(handle: *mut sys::nbd_handle, f: F) -> *mut c_void {
+        Box::into_raw(Box::new(Boxed { handle, f })) as *mut c_void
+    }
+}
+
+thread_local! {
+    /// The handles whose callbacks this thread is running, innermost
+    /// last (a callback may call another handle, which calls back).
+    static IN_CALLBACK: RefCell<Vec<usize>> = RefCell::new(Vec::new());
+}
+
+/// While alive: this thread runs a callback of the handle, under its
+/// lock.
+pub(crate) struct InCallback;
+
+impl InCallback {
+    pub(crate) fn enter(handle: *mut sys::nbd_handle) -> InCallback {
+        IN_CALLBACK.with(|v| v.borrow_mut().push(handle as usize));
+        InCallback
+    }
+}
+
+impl Drop for InCallback {
+    fn drop(&mut self) {
+        IN_CALLBACK.with(|v| {
+            v.borrow_mut().pop();
+        });
+    }
+}
+
+/// A locked call of `handle` must not come from one of its callbacks:
+/// the lock is this thread's already, and the call would deadlock.
+pub(crate) fn not_in_callback(handle: *mut sys::nbd_handle, call: &str) -> Result<()> {
+    let inside = IN_CALLBACK.with(|v| v.borrow().contains(&(handle as usize)));
+    if inside {
+        return Err(Error::with_errno(
+            libc::EDEADLK,
+            format!(
+                "{}: called from a callback of the same handle, which runs \
+                 with the handle locked: this call would deadlock",
+                call
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The free function of a closure: libnbd calls it exactly once, with
+/// the handle locked.  A panic in the closure's Drop stops here:
+/// unwinding into C is undefined (it would leave the handle locked);
+/// the panic hook has reported it, and the rest of the closure is
+/// leaked.
+pub(crate) unsafe extern "C" fn drop_boxed<F>(data: *mut c_void) {
+    let boxed = Box::from_raw(data as *mut Boxed<F>);
+    let _locked = InCallback::enter(boxed.handle);
+    let dropped = panic::catch_unwind(AssertUnwindSafe(|| drop(boxed)));
+    if let Err(payload) = dropped {
+        forget_panic(payload);
+    }
+}
+
+/// Let go of a caught panic's payload without running its Drop, which
+/// could panic again, outside any catch_unwind.
+pub(crate) fn forget_panic(payload: Box<dyn Any + Send>) {
+    std::mem::forget(payload);
 }
 
 /// A callback panicked: the panic stopped at the C boundary, and the
 /// callback fails with EIO.
-pub(crate) unsafe fn callback_panicked(error: *mut c_int) -> c_int {
+pub(crate) unsafe fn callback_panicked(payload: Box<dyn Any + Send>, error: *mut c_int) -> c_int {
+    forget_panic(payload);
     if !error.is_null() && *error == 0 {
         *error = libc::EIO;
     }
@@ -54,14 +129,14 @@ pub(crate) unsafe fn take_c_string(s: *mut c_char) -> Vec<u8> {
 }
 
 /// A C string of the bytes; an interior NUL is EINVAL.
-pub(crate) fn to_cstring(bytes: &[u8]) -> Result<CString> {
+pub(crate) fn to_cstring(bytes: Vec<u8>) -> Result<CString> {
     CString::new(bytes).map_err(|_| {
         Error::with_errno(libc::EINVAL, "string argument contains a NUL byte")
     })
 }
 
-pub(crate) fn path_to_cstring(p: &Path) -> Result<CString> {
-    to_cstring(p.as_os_str().as_bytes())
+pub(crate) fn path_to_cstring(p: PathBuf) -> Result<CString> {
+    to_cstring(p.into_os_string().into_vec())
 }
 
 /// A NULL-terminated char ** and the strings it points to.
@@ -74,7 +149,7 @@ impl CStringList {
     pub(crate) fn new(items: impl IntoIterator<Item = impl AsRef<[u8]>>) -> Result<Self> {
         let strings = items
             .into_iter()
-            .map(|s| to_cstring(s.as_ref()))
+            .map(|s| to_cstring(s.as_ref().to_vec()))
             .collect::<Result<Vec<_>>>()?;
         let mut ptrs: Vec<*mut c_char> =
             strings.iter().map(|s| s.as_ptr() as *mut c_char).collect();
@@ -118,17 +193,18 @@ pub(crate) fn sockaddr_from(addr: &SocketAddr) -> (libc::sockaddr_storage, libc:
 /// caller's closure (if any) and the buffer's guard, dropped together
 /// when libnbd frees the closure, after the command completed.
 pub(crate) fn completion_with_guard(
+    h: *mut sys::nbd_handle,
     completion: Option<impl FnMut(&mut c_int) -> c_int + Send + 'static>,
     guard: Option<AioGuard>,
 ) -> sys::nbd_completion_callback {
     match (completion, guard) {
-        (Some(mut f), guard) => crate::bindings::completion_to_raw(move |err: &mut c_int| {
+        (Some(mut f), guard) => crate::bindings::completion_to_raw(h, move |err: &mut c_int| {
             let _keep = &guard;
             f(err)
         }),
         // Returning 0 leaves the command for aio_command_completed, as
         // with no callback at all.
-        (None, Some(guard)) => crate::bindings::completion_to_raw(move |_: &mut c_int| {
+        (None, Some(guard)) => crate::bindings::completion_to_raw(h, move |_: &mut c_int| {
             let _keep = &guard;
             0
         }),
@@ -145,11 +221,12 @@ pub(crate) fn completion_with_guard(
 /// touches by then) to the waiting future, and retires the command.
 #[cfg(feature = "tokio")]
 pub(crate) fn completion_sender(
+    h: *mut sys::nbd_handle,
     tx: tokio::sync::oneshot::Sender<(c_int, Vec<u8>)>,
     bounce: Vec<u8>,
 ) -> sys::nbd_completion_callback {
     let mut state = Some((tx, bounce));
-    crate::bindings::completion_to_raw(move |err: &mut c_int| {
+    crate::bindings::completion_to_raw(h, move |err: &mut c_int| {
         if let Some((tx, bounce)) = state.take() {
             let _ = tx.send((*err, bounce));
         }

@@ -229,3 +229,22 @@ fn panic_in_blocking_call_callback() {
         .unwrap_err();
     assert_eq!(e.errno(), Some(libc::EIO), "{}", e);
 }
+
+// len, is_empty and Debug while libnbd writes the bytes: they read
+// only the buffer's own fields, never the bytes.
+#[test]
+fn aio_buffer_len_and_debug_while_busy() {
+    let nbd = handle(&["--filter=delay", "pattern", "size=1M", "rdelay=1"]);
+    let mut buf = AioBuffer::new(4096);
+    let cookie = nbd.aio_pread(&mut buf, 0, None::<NoCompletion>, None).unwrap();
+    assert!(buf.is_busy());
+    assert_eq!(buf.len(), 4096);
+    assert!(!buf.is_empty());
+    assert_eq!(format!("{:?}", buf), "AioBuffer { len: 4096, busy: true }");
+    wait(&nbd, cookie).unwrap();
+    assert_eq!(format!("{:?}", buf), "AioBuffer { len: 4096, busy: false }");
+    assert_eq!(buf.get().unwrap(), &pattern(0, 4096)[..]);
+    let empty = AioBuffer::new(0);
+    assert!(empty.is_empty());
+    assert_eq!(empty.get().unwrap(), &[] as &[u8]);
+}
