@@ -86,7 +86,17 @@ drive_option (struct nbd_handle *h, const char *name, struct log *l)
     if (r == 0 && ++idle >= 50)
       FAIL ("%s: nothing happened for 5 seconds", name);
   }
-  say_result ("the last nbd_poll", r);
+  /* A reply already there when the option was sent is handled inside
+   * the nbd_aio_opt_* call, else inside nbd_poll: which one is a race,
+   * so a death is told by its error alone, without the call's name.
+   */
+  if (nbd_aio_is_dead (h)) {
+    const char *e = nbd_get_error (), *why = e ? strstr (e, ": ") : NULL;
+    say ("the handle died: errno %s: %s", errname (nbd_get_errno ()),
+         why ? why + 2 : "(no message)");
+  }
+  else
+    say_result ("the last nbd_poll", r);
   say_state (name, h);
   say_log ("then", name, l);
 }
