@@ -261,8 +261,18 @@ L<nbd_connection_state(3)> and the C<nbd_aio_is_*> calls report the
 current state.
 
 A handle may be used from several threads: each call takes the
-handle's lock.  One handle carries one connection, so for parallel
-I/O open several handles.";
+handle's lock.  Unlike libnbd 1.22, a thread waiting for the reply to
+its synchronous command (L<nbd_pread(3)>, L<nbd_pwrite(3)>, ...) or
+inside L<nbd_poll(3)> waits with the lock released, so N threads
+making synchronous calls on one handle have up to N requests in flight
+together, sent in batches as asynchronous ones are; a command issued
+meanwhile leaves at once, and a thread in L<nbd_poll(3)> is woken to
+see it.  A synchronous call with a callback
+(L<nbd_pread_structured(3)>, L<nbd_block_status(3)>, ...) still runs
+its callbacks in its own thread, before it returns: while it waits, no
+other thread polls the handle.  Negotiation waits with the lock held.
+No thread is created and no descriptor but the handle's socket is
+polled by the program's own event loop.";
 
   "ERRORS", "\
 A failing call returns C<-1> (or C<NULL> for calls returning a

@@ -314,6 +314,7 @@ queue_command (struct nbd_handle *h, uint16_t flags, uint16_t type,
   if (nbd_internal_is_state_ready (h->state) &&
       nbd_internal_run (h, CmdIssue) == -1)
     debug (h, "command queued, ignoring state machine failure");
+  nbd_internal_command_queued (h);    /* another thread may be polling */
   /* cmd may be gone already (NBD_CMD_DISC is freed once sent). */
   return cookie;
 
@@ -686,7 +687,12 @@ nbd_internal_run_until_done (struct nbd_handle *h, int64_t cookie)
   if (cookie == -1)
     return -1;
   while ((r = nbd_unlocked_aio_command_completed (h, cookie)) == 0) {
-    if (nbd_unlocked_poll (h, -1) == -1) {
+    /* Another thread polls with the lock released: let it. */
+    if (h->pollers > 0 && h->exclusive == 0) {
+      nbd_internal_wait_for_poller (h);
+      continue;
+    }
+    if (nbd_internal_poll_for_command (h) == -1) {
       struct command *cmd;
       nbd_internal_go_dead (h);
       /* Failed by now; retired without replacing the poll's error. */

@@ -57,6 +57,8 @@ nbd_create (void)
   h->debug = s && strcmp (s, "1") == 0;
   h->state = h->public_state = STATE_CREATED_START;
   pthread_mutex_init (&h->lock, NULL);
+  pthread_cond_init (&h->wait_cond, NULL);
+  h->wake_fd = -1;
   debug (h, "opening handle");
   return h;
 
@@ -134,6 +136,9 @@ nbd_close (struct nbd_handle *h)
   free (h->hname);
   free (h->ahead);
   free (h->gather);
+  if (h->wake_fd >= 0)
+    close (h->wake_fd);
+  pthread_cond_destroy (&h->wait_cond);
   pthread_mutex_destroy (&h->lock);
   free (h);
 }

@@ -165,6 +165,13 @@ struct opt_request {
 
 struct nbd_handle {
   pthread_mutex_t lock;         /* taken by the generated wrappers only */
+  /* Threads sharing the handle (waiters.c), all under the lock. */
+  pthread_cond_t wait_cond;     /* a poll with the lock released ended */
+  unsigned pollers;             /* threads in such a poll */
+  unsigned program_pollers;     /* of them, in nbd_poll or nbd_poll2 */
+  unsigned waiters;             /* threads waiting on wait_cond */
+  unsigned exclusive;           /* synchronous calls with callbacks */
+  int wake_fd;                  /* eventfd waking the pollers, or -1 */
   char *hname;                  /* never NULL, "nbd<N>" by default */
   uintptr_t private_data;       /* atomic: its calls skip the lock */
 
@@ -538,8 +545,23 @@ extern const char *nbd_internal_state_short_string (enum state state);
 extern unsigned nbd_internal_state_direction (enum state state);
 extern enum state nbd_internal_get_public_state (struct nbd_handle *h);
 
+/* ---- waiters.c: several threads on one handle ---- */
+struct pollfd;
+extern int nbd_internal_wake_fd (struct nbd_handle *h);
+extern int nbd_internal_poll_unlocked (struct nbd_handle *h,
+                                       struct pollfd *fds, int nfds,
+                                       int timeout, bool program);
+extern void nbd_internal_drain_wake_fd (struct nbd_handle *h);
+extern void nbd_internal_wake_pollers (struct nbd_handle *h);
+extern void nbd_internal_wake_waiters (struct nbd_handle *h);
+extern void nbd_internal_wait_for_poller (struct nbd_handle *h);
+extern void nbd_internal_command_queued (struct nbd_handle *h);
+extern void nbd_internal_begin_exclusive (struct nbd_handle *h);
+extern void nbd_internal_end_exclusive (struct nbd_handle *h);
+
 /* ---- poll.c: driving the handle from an event loop ---- */
 extern unsigned nbd_internal_direction (struct nbd_handle *h);
+extern int nbd_internal_poll_for_command (struct nbd_handle *h);
 extern int nbd_internal_flush_batch (struct nbd_handle *h);
 
 /* Store the state (and the direction it waits in) that lock-free calls

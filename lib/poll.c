@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <poll.h>
+#include <stdbool.h>
 
 #include "internal.h"
 
@@ -93,13 +94,67 @@ nbd_unlocked_aio_notify_write (struct nbd_handle *h)
   return nbd_internal_run (h, NotifyWrite);
 }
 
-/* One poll on the handle's socket (and FD, for poll2). */
+/* Wait for FDS: with the handle lock released where another thread
+ * may use the handle meanwhile (waiters.c), with the wake-up eventfd
+ * added to the set, else holding it.  *UNLOCKED says which.
+ */
 static int
-poll_common (struct nbd_handle *h, int fd, int timeout)
+wait_for_fds (struct nbd_handle *h, struct pollfd *fds, int nfds,
+              int timeout, bool program, bool *unlocked)
 {
-  struct pollfd fds[2];
+  int wake = nbd_internal_wake_fd (h), r;
+
+  *unlocked = wake >= 0;
+  if (*unlocked) {
+    fds[nfds].fd = wake;
+    fds[nfds].events = POLLIN;
+    fds[nfds].revents = 0;
+    r = nbd_internal_poll_unlocked (h, fds, nfds + 1, timeout, program);
+    if (r > 0 && fds[nfds].revents) {
+      nbd_internal_drain_wake_fd (h);
+      r--;
+    }
+    return r == 0 && fds[nfds].revents ? 1 : r;   /* woken: look again */
+  }
+  do
+    r = poll (fds, nfds, timeout);
+  while (r == -1 && errno == EINTR);
+  return r;
+}
+
+/* Act on what poll said of the socket, in direction DIR. */
+static int
+notify_socket (struct nbd_handle *h, short revents, unsigned dir)
+{
+  if ((revents & (POLLIN | POLLHUP | POLLERR)) &&
+      (dir & LIBNBD_AIO_DIRECTION_READ)) {
+    if (nbd_unlocked_aio_notify_read (h) == -1)
+      return -1;
+  }
+  else if ((revents & (POLLOUT | POLLHUP | POLLERR)) &&
+           (dir & LIBNBD_AIO_DIRECTION_WRITE)) {
+    if (nbd_unlocked_aio_notify_write (h) == -1)
+      return -1;
+  }
+  /* Writes still pending after reading replies: try them now. */
+  if ((revents & POLLOUT) && (revents & POLLIN) &&
+      nbd_internal_is_state_ready (h->state) &&
+      (nbd_internal_direction (h) & LIBNBD_AIO_DIRECTION_WRITE) &&
+      nbd_unlocked_aio_notify_write (h) == -1)
+    return -1;
+  return 0;
+}
+
+/* One poll on the handle's socket (and FD, for poll2); PROGRAM: for
+ * the program's nbd_poll, not a synchronous call's wait.
+ */
+static int
+poll_common (struct nbd_handle *h, int fd, int timeout, bool program)
+{
+  struct pollfd fds[3];
   unsigned dir;
   int r, nfds = 1;
+  bool unlocked = false;
 
   /* About to wait: whatever was queued goes out first. */
   if (nbd_internal_flush_batch (h) == -1)
@@ -125,44 +180,38 @@ poll_common (struct nbd_handle *h, int fd, int timeout)
   if ((dir & LIBNBD_AIO_DIRECTION_READ) && !nbd_internal_ahead_empty (h))
     r = 1, fds[0].revents = POLLIN;
   else
-    do
-      r = poll (fds, nfds, timeout);
-    while (r == -1 && errno == EINTR);
-  if (r == -1) {
+    r = wait_for_fds (h, fds, nfds, timeout, program, &unlocked);
+  if (r == -1)
     set_error (errno, "poll");
-    return -1;
+  else if (r > 0 && fds[0].revents) {
+    /* Unlocked, another thread may have moved the handle on. */
+    if (unlocked)
+      dir = h->sock ? nbd_internal_direction (h) : 0;
+    if (notify_socket (h, fds[0].revents, dir) == -1)
+      r = -1;
   }
-  if (r == 0)
-    return 0;
-  if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) &&
-      (dir & LIBNBD_AIO_DIRECTION_READ)) {
-    if (nbd_unlocked_aio_notify_read (h) == -1)
-      return -1;
-  }
-  else if ((fds[0].revents & (POLLOUT | POLLHUP | POLLERR)) &&
-           (dir & LIBNBD_AIO_DIRECTION_WRITE)) {
-    if (nbd_unlocked_aio_notify_write (h) == -1)
-      return -1;
-  }
-  /* Writes still pending after reading replies: try them now. */
-  if ((fds[0].revents & POLLOUT) && (fds[0].revents & POLLIN) &&
-      nbd_internal_is_state_ready (h->state) &&
-      (nbd_internal_direction (h) & LIBNBD_AIO_DIRECTION_WRITE) &&
-      nbd_unlocked_aio_notify_write (h) == -1)
-    return -1;
-  return 1;
+  if (unlocked)
+    nbd_internal_wake_waiters (h);
+  return r == -1 ? -1 : r > 0;
 }
 
 int
 nbd_unlocked_poll (struct nbd_handle *h, int timeout)
 {
-  return poll_common (h, -1, timeout);
+  return poll_common (h, -1, timeout, true);
 }
 
 int
 nbd_unlocked_poll2 (struct nbd_handle *h, int fd, int timeout)
 {
-  return poll_common (h, fd, timeout);
+  return poll_common (h, fd, timeout, true);
+}
+
+/* A synchronous call waits for its command (lib/commands.c). */
+int
+nbd_internal_poll_for_command (struct nbd_handle *h)
+{
+  return poll_common (h, -1, -1, false);
 }
 
 int

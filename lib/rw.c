@@ -388,10 +388,15 @@ nbd_unlocked_pread_structured (struct nbd_handle *h, void *buf, size_t count,
                                uint32_t flags)
 {
   nbd_completion_callback c = NBD_NULL_COMPLETION;
+  int r;
 
-  return nbd_internal_run_until_done
+  /* Its callbacks run in this thread: no unlocked poll meanwhile. */
+  nbd_internal_begin_exclusive (h);
+  r = nbd_internal_run_until_done
     (h, nbd_unlocked_aio_pread_structured (h, buf, count, offset, chunk, &c,
                                            flags));
+  nbd_internal_end_exclusive (h);
+  return r;
 }
 
 int
@@ -449,9 +454,14 @@ nbd_unlocked_block_status (struct nbd_handle *h, uint64_t count,
                            uint32_t flags)
 {
   nbd_completion_callback c = NBD_NULL_COMPLETION;
+  int r;
 
-  return nbd_internal_run_until_done
+  /* Its callbacks run in this thread: no unlocked poll meanwhile. */
+  nbd_internal_begin_exclusive (h);
+  r = nbd_internal_run_until_done
     (h, nbd_unlocked_aio_block_status (h, count, offset, extent, &c, flags));
+  nbd_internal_end_exclusive (h);
+  return r;
 }
 
 int
@@ -461,10 +471,15 @@ nbd_unlocked_block_status_64 (struct nbd_handle *h, uint64_t count,
                               uint32_t flags)
 {
   nbd_completion_callback c = NBD_NULL_COMPLETION;
+  int r;
 
-  return nbd_internal_run_until_done
+  /* Its callbacks run in this thread: no unlocked poll meanwhile. */
+  nbd_internal_begin_exclusive (h);
+  r = nbd_internal_run_until_done
     (h, nbd_unlocked_aio_block_status_64 (h, count, offset, extent64, &c,
                                           flags));
+  nbd_internal_end_exclusive (h);
+  return r;
 }
 
 int
@@ -474,10 +489,15 @@ nbd_unlocked_block_status_filter (struct nbd_handle *h, uint64_t count,
                                   uint32_t flags)
 {
   nbd_completion_callback c = NBD_NULL_COMPLETION;
+  int r;
 
-  return nbd_internal_run_until_done
+  /* Its callbacks run in this thread: no unlocked poll meanwhile. */
+  nbd_internal_begin_exclusive (h);
+  r = nbd_internal_run_until_done
     (h, nbd_unlocked_aio_block_status_filter (h, count, offset, contexts,
                                               extent64, &c, flags));
+  nbd_internal_end_exclusive (h);
+  return r;
 }
 
 /* Disconnect: unless abandoning, let queued commands finish first. */

@@ -17,6 +17,8 @@ io_c_tests = \
 	io-private-data-threads \
 	io-threads-poller \
 	io-threads-shutdown \
+	io-threads-sync-parallel \
+	io-poll-woken \
 	io-pread-initialize \
 	io-aio-read-zeroed \
 	io-command-completed \

@@ -1,0 +1,141 @@
+/* waiters.c: several threads on one handle.  A thread waiting for its
+ * synchronous command, or in nbd_poll, polls the socket with the
+ * handle lock released, so other threads can issue their commands
+ * meanwhile: N threads, N requests in flight.  One thread polls at a
+ * time for the synchronous calls; the others wait on a condition
+ * variable until a poll has handled what arrived.  An internal eventfd
+ * wakes a poller when its poll set is out of date.
+ *
+ * A synchronous call with a callback (nbd_pread_structured,
+ * nbd_block_status...) must see its callbacks in its own thread, so it
+ * runs exclusive: it waits until no thread is in an unlocked poll, and
+ * holds the lock from issuing its command until it is done, as before.
+ * Negotiation always polls with the lock held.
+ */
+#include <config.h>
+
+#include <stdint.h>
+#include <unistd.h>
+#include <errno.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+
+#include "internal.h"
+
+/* The eventfd to add to a poll that releases the lock, or -1 if this
+ * poll must keep it: negotiating (opt calls carry callbacks), or an
+ * exclusive call under way.
+ */
+int
+nbd_internal_wake_fd (struct nbd_handle *h)
+{
+  if (h->exclusive > 0 ||
+      !(nbd_internal_is_state_ready (h->state) ||
+        nbd_internal_is_state_processing (h->state)))
+    return -1;
+  if (h->wake_fd == -1)
+    h->wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
+  return h->wake_fd;            /* still -1 if eventfd failed */
+}
+
+/* poll(2) FDS with the handle lock released; errno is poll's.
+ * PROGRAM: for nbd_poll, which a new command wakes.
+ */
+int
+nbd_internal_poll_unlocked (struct nbd_handle *h, struct pollfd *fds,
+                            int nfds, int timeout, bool program)
+{
+  int r, err;
+
+  h->pollers++;
+  h->program_pollers += program;
+  pthread_mutex_unlock (&h->lock);
+  do
+    r = poll (fds, nfds, timeout);
+  while (r == -1 && errno == EINTR);
+  err = errno;
+  pthread_mutex_lock (&h->lock);
+  h->pollers--;
+  h->program_pollers -= program;
+  errno = err;
+  return r;
+}
+
+void
+nbd_internal_drain_wake_fd (struct nbd_handle *h)
+{
+  uint64_t v;
+
+  if (h->wake_fd >= 0 && read (h->wake_fd, &v, sizeof v) == -1)
+    debug (h, "reading the wake-up eventfd: %m");
+}
+
+/* Make threads in an unlocked poll look again. */
+void
+nbd_internal_wake_pollers (struct nbd_handle *h)
+{
+  uint64_t one = 1;
+
+  if (h->pollers > 0 && h->wake_fd >= 0 &&
+      write (h->wake_fd, &one, sizeof one) == -1)
+    debug (h, "writing the wake-up eventfd: %m");
+}
+
+/* Tell the threads waiting for a poller that one poll is over. */
+void
+nbd_internal_wake_waiters (struct nbd_handle *h)
+{
+  if (h->waiters > 0)
+    pthread_cond_broadcast (&h->wait_cond);
+}
+
+/* Another thread is polling: wait until it has handled a poll's worth
+ * of replies (or given up polling), the lock released meanwhile.
+ */
+void
+nbd_internal_wait_for_poller (struct nbd_handle *h)
+{
+  h->waiters++;
+  pthread_cond_wait (&h->wait_cond, &h->lock);
+  h->waiters--;
+}
+
+/* A new command is queued: while a thread polls with the lock
+ * released, nobody would send a batch kept back for it, so send it
+ * now.  A program in nbd_poll is woken, to see the new command; a
+ * synchronous call's poll only if its poll set no longer fits (part of
+ * the request still to write): otherwise its reply will wake it.
+ */
+void
+nbd_internal_command_queued (struct nbd_handle *h)
+{
+  if (h->pollers == 0)
+    return;
+  if (nbd_internal_flush_batch (h) == -1)
+    debug (h, "sending a new command: %s", nbd_get_error ());
+  if (h->program_pollers > 0 ||
+      nbd_internal_direction (h) & LIBNBD_AIO_DIRECTION_WRITE)
+    nbd_internal_wake_pollers (h);
+  nbd_internal_wake_waiters (h);
+}
+
+/* Before a synchronous call with callbacks issues its command: no
+ * thread may be in an unlocked poll, where it could handle the reply
+ * and call this call's callbacks in its own thread.
+ */
+void
+nbd_internal_begin_exclusive (struct nbd_handle *h)
+{
+  h->exclusive++;
+  while (h->pollers > 0) {
+    nbd_internal_wake_pollers (h);
+    nbd_internal_wait_for_poller (h);
+  }
+}
+
+void
+nbd_internal_end_exclusive (struct nbd_handle *h)
+{
+  h->exclusive--;
+  nbd_internal_wake_waiters (h);
+}
