@@ -211,3 +211,58 @@ stop_server ()
     server_pid=
   fi
 }
+
+# start_server ARGS...: a fresh nbdkit ARGS on $sock (the script sets
+# sock and tmpdir), in the
+# foreground of a background job (so this script owns its pid), ready
+# once it has written its pidfile.
+start_server ()
+{
+  local i
+
+  rm -f "$sock" "$tmpdir/pid"
+  nbdkit -f -U "$sock" -P "$tmpdir/pid" --exit-with-parent "$@" \
+         2>"$tmpdir/nbdkit.err" &
+  server_pid=$!
+  for i in $(seq 1 200); do
+    [ -s "$tmpdir/pid" ] && return 0
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  cat "$tmpdir/nbdkit.err" >&2
+  die "nbdkit $* did not start"
+}
+
+# The 1.22.2 tree to run clients on: $PEER13, or the cache
+# scripts/peer-libnbd-1.22.sh fills; sets peer13.
+require_peer13_run ()
+{
+  peer13="${PEER13:-/var/cache/libnbd-peers/debian13}"
+  [ -x "$peer13/run" ] || die "no libnbd 1.22.2 at $peer13 (set PEER13)"
+}
+
+# build_client NAME [GCC ARGS...]: bench/NAME.c built against this
+# tree's header and library into $tmpdir/NAME (which library runs is
+# the loader's: ./run, or 1.22.2's run).
+build_client ()
+{
+  local name=$1
+  shift
+  gcc -O2 -Wall "$@" -I"$builddir/include" "$bench_dir/$name.c" \
+    -o "$tmpdir/$name" -L"$builddir/lib/.libs" -lnbd
+}
+
+# rounds_ours_peer13 CLIENT ARGS...: $rounds interleaved runs of
+# $tmpdir/CLIENT ARGS on ours (./run) and on 1.22.2; their outputs, a
+# line a run, in $tmpdir/ours and $tmpdir/peer.
+rounds_ours_peer13 ()
+{
+  local client="$tmpdir/$1" r
+  shift
+  : > "$tmpdir/ours"; : > "$tmpdir/peer"
+  for r in $(seq "$rounds"); do
+    "$builddir/run" env "${unfair_env[@]}" "$client" "$@" >> "$tmpdir/ours"
+    env -u LD_LIBRARY_PATH "${unfair_env[@]}" \
+      "$peer13/run" "$client" "$@" >> "$tmpdir/peer"
+  done
+}

@@ -203,25 +203,6 @@ sock="$tmpdir/sock"
 uri="nbd+unix:///?socket=$sock"
 server_pid=
 
-# start_server PLUGIN ARGS...: a fresh nbdkit on $sock, in the
-# foreground of a background job (so this script owns its pid), ready
-# once it has written its pidfile.
-start_server ()
-{
-  local i
-
-  rm -f "$sock" "$tmpdir/pid"
-  nbdkit -f -U "$sock" -P "$tmpdir/pid" --exit-with-parent "$@" \
-         2>"$tmpdir/nbdkit.err" &
-  server_pid=$!
-  for i in $(seq 1 200); do
-    [ -s "$tmpdir/pid" ] && return 0
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.05
-  done
-  cat "$tmpdir/nbdkit.err" >&2
-  die "nbdkit $* did not start"
-}
 
 
 trap 'stop_server; rm -rf "$tmpdir"' EXIT

@@ -14,37 +14,23 @@ set -euo pipefail
 
 rounds="${ROUNDS:-5}"
 workloads="${WORKLOADS:-delay nodelay single}"
-peer13="${PEER13:-/var/cache/libnbd-peers/debian13}"
-[ -x "$peer13/run" ] || die "no libnbd 1.22.2 at $peer13 (set PEER13)"
+require_peer13_run
 require nbdkit gcc
 
 tmpdir="$(mktemp -d)"
+sock="$tmpdir/sock"
 trap 'stop_server; rm -rf "$tmpdir"' EXIT
-client="$tmpdir/sync-threads-client"
-gcc -O2 -Wall -pthread -I"$builddir/include" \
-  "$bench_dir/sync-threads-client.c" -o "$client" \
-  -L"$builddir/lib/.libs" -lnbd
-
-median () { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+build_client sync-threads-client -pthread
 
 for w in $workloads; do
   case $w in
-    delay) args=(8 25); filter=(--filter=delay); extra=(rdelay=10ms) ;;
-    nodelay) args=(4 20000); filter=(); extra=() ;;
-    single) args=(1 50000); filter=(); extra=() ;;
+    delay) args=(8 25); server=(--filter=delay memory 1M rdelay=10ms) ;;
+    nodelay) args=(4 20000); server=(memory 1M) ;;
+    single) args=(1 50000); server=(memory 1M) ;;
     *) die "unknown workload $w" ;;
   esac
-  rm -f "$tmpdir/sock"
-  nbdkit -f -U "$tmpdir/sock" "${filter[@]}" memory 1M "${extra[@]}" &
-  server_pid=$!
-  while [ ! -S "$tmpdir/sock" ]; do sleep 0.1; done
-  : > "$tmpdir/ours"; : > "$tmpdir/peer"
-  for r in $(seq "$rounds"); do
-    "$builddir/run" env "${unfair_env[@]}" \
-      "$client" "$tmpdir/sock" "${args[@]}" >> "$tmpdir/ours"
-    env -u LD_LIBRARY_PATH "${unfair_env[@]}" \
-      "$peer13/run" "$client" "$tmpdir/sock" "${args[@]}" >> "$tmpdir/peer"
-  done
+  start_server "${server[@]}"
+  rounds_ours_peer13 sync-threads-client "$sock" "${args[@]}"
   stop_server
   or=$(cut -d' ' -f1 "$tmpdir/ours" | median)
   pr=$(cut -d' ' -f1 "$tmpdir/peer" | median)

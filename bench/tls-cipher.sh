@@ -108,24 +108,13 @@ creds ()
 
 # ---- runs -----------------------------------------------------------
 
-start_server ()
+# The server of every case: dense data, no extents, restricted by
+# this case's GnuTLS priority file.
+start_tls_server ()
 {
-  local i
-
-  rm -f "$sock" "$tmpdir/pid"
   GNUTLS_SYSTEM_PRIORITY_FILE="$server_cfg" \
-  nbdkit -f -U "$sock" -P "$tmpdir/pid" --exit-with-parent \
-         "${server_tls[@]}" --filter=noextents \
-         sparse-random "size=$size" seed=1 percent=100 \
-         2>"$tmpdir/nbdkit.err" &
-  server_pid=$!
-  for i in $(seq 1 200); do
-    [ -s "$tmpdir/pid" ] && return 0
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.05
-  done
-  cat "$tmpdir/nbdkit.err" >&2
-  die "nbdkit did not start"
+    start_server "${server_tls[@]}" --filter=noextents \
+                 sparse-random "size=$size" seed=1 percent=100
 }
 
 # The server's user + sys time so far, in seconds.
@@ -141,7 +130,7 @@ server_cpu ()
 cipher ()
 {
   creds "$1"
-  start_server
+  start_tls_server
   tool "$2" nbdinfo LIBNBD_DEBUG=1
   "${prefix[@]}" --size "$uri" 2>&1 >/dev/null |
     sed -n -e 's/.*TLS handshake done: .*(\([^)]*\)), kTLS.*/\1/p' \
@@ -156,7 +145,7 @@ run_one ()
 
   creds "$1"
   case "$1" in *-nbd) dst="$uri" ;; esac
-  start_server
+  start_tls_server
   tool "$2" nbdcopy
   python3 "$bench_dir/timeit.py" "$t" "${prefix[@]}" "$uri" "$dst" \
           >"$tmpdir/out" 2>&1 || rc=$?
