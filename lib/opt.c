@@ -7,6 +7,18 @@
 
 #include "internal.h"
 
+/* The option under way, if any, has its closures freed, its
+ * completion not run: how nbd_close leaves one (as in libnbd), and
+ * the end of one that completed.
+ */
+void
+nbd_internal_opt_free (struct nbd_handle *h)
+{
+  FREE_CALLBACK (h->opt.fn.list);   /* any member: same layout */
+  FREE_CALLBACK (h->opt.completion);
+  h->opt.option = 0;
+}
+
 /* An option finished (err = 0 on success): tell the caller's
  * completion callback, then free the closures.
  */
@@ -18,9 +30,7 @@ nbd_internal_opt_complete (struct nbd_handle *h, int err)
   h->opt.error = err;
   if (h->opt.completion.callback)
     CALL_CALLBACK (h->opt.completion, &e);
-  FREE_CALLBACK (h->opt.fn.list);   /* any member: same layout */
-  FREE_CALLBACK (h->opt.completion);
-  h->opt.option = 0;
+  nbd_internal_opt_free (h);
 }
 
 /* As above, keeping the server's error reply for the message. */
@@ -29,17 +39,6 @@ nbd_internal_opt_complete_msg (struct nbd_handle *h, int err, uint32_t reply)
 {
   h->opt.reply = reply;
   nbd_internal_opt_complete (h, err);
-}
-
-/* The handle is being closed: the option under way, if any, has its
- * closures freed, its completion not run, as in libnbd.
- */
-void
-nbd_internal_opt_free (struct nbd_handle *h)
-{
-  FREE_CALLBACK (h->opt.fn.list);   /* any member: same layout */
-  FREE_CALLBACK (h->opt.completion);
-  h->opt.option = 0;
 }
 
 /* The option under way, if any, will get no reply: the handle died

@@ -281,8 +281,7 @@ nbd_internal_gather_requests (struct nbd_handle *h)
      */
     bool small = h->batching && payload < SMALL_PAYLOAD;
     size_t need = sizeof (struct nbd_request_ext) + (small ? payload : 0);
-
-    size_t start = h->gather_len;
+    size_t start = h->gather_len;     /* where this command's bytes go */
 
     if (h->gather_len > 0 &&
         (!h->batching || h->gather_len + need > SEND_GATHER_SIZE))
