@@ -1,0 +1,108 @@
+/* reconnect.h: what nbdcopy and nbdfuse share to survive a dead
+ * connection: the settings, the back-off between attempts, telling a
+ * dead connection from an I/O error, TCP keep-alive, and the facts of
+ * an export that must not change across a reconnect.  Only the public
+ * libnbd API is used: the library itself never reconnects.
+ */
+#ifndef RECONNECT_H
+#define RECONNECT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libnbd.h>
+
+/* The exit status of a tool whose export changed across a reconnect. */
+#define EXIT_EXPORT_CHANGED 3
+
+struct reconnect_policy {
+  double window;                /* seconds an outage may last; 0 = off */
+  double delay_min, delay_max;  /* the back-off between attempts */
+  double request_timeout;       /* no reply for this long = dead; 0 = never */
+};
+
+#define RECONNECT_DELAY_MIN 0.25
+#define RECONNECT_DELAY_MAX 8.0
+#define RECONNECT_REQUEST_TIMEOUT 60.0
+
+/* Parse the words of --reconnect=SECONDS, --request-timeout=SECONDS
+ * and --reconnect-delay=MIN:MAX.  On a bad value they return false and
+ * set *ERR to what is wrong, for the tool's usage error.
+ */
+extern bool reconnect_parse_seconds (const char *arg, double *out,
+                                     const char **err);
+extern bool reconnect_parse_delay (const char *arg,
+                                   struct reconnect_policy *p,
+                                   const char **err);
+
+/* One outage: when it started and the next delay. */
+struct backoff {
+  const struct reconnect_policy *policy;
+  double start, delay;
+  unsigned attempts;
+  unsigned seed;
+};
+
+/* Monotonic seconds. */
+extern double reconnect_now (void);
+extern void backoff_start (struct backoff *b,
+                           const struct reconnect_policy *p);
+/* Sleep a jittered delay before the next attempt; false (without
+ * sleeping) once the window would be over.
+ */
+extern bool backoff_wait (struct backoff *b);
+
+/* Whether a failed command with errno ERR on H means the connection
+ * is gone (reconnect) rather than the server refusing the command (an
+ * I/O error): the handle is dead or closed, or the server is shutting
+ * down (NBD_ESHUTDOWN), or the socket broke.
+ */
+extern bool reconnect_is_connection_error (struct nbd_handle *h, int err);
+
+/* Turn on TCP keep-alive on H's socket when it is a TCP socket, so a
+ * peer that vanished without a word is found even with nothing in
+ * flight.  Quietly does nothing for other sockets.
+ */
+extern void reconnect_keepalive (struct nbd_handle *h);
+
+/* Break H's socket so that nothing more goes out or comes in on it:
+ * used on a connection declared dead by a timeout before closing it.
+ */
+extern void reconnect_break (struct nbd_handle *h);
+
+/* What a program relies on about an export, read after connecting. */
+struct export_facts {
+  char *export_name;
+  int64_t size;
+  int read_only, can_flush, can_fua, can_zero, can_fast_zero, can_trim;
+  int can_multi_conn, can_cache, can_df;
+  int64_t block_min, block_pref, block_max;
+  int structured, extended;
+  int base_allocation;          /* the meta context nbdcopy uses */
+  int tls;
+};
+
+extern int export_facts_read (struct nbd_handle *h,
+                              struct export_facts *f);
+extern void export_facts_free (struct export_facts *f);
+/* Whether AFTER differs from BEFORE; if so WHY (LEN bytes) names the
+ * first fact that changed, with both values.
+ */
+extern bool export_facts_differ (const struct export_facts *before,
+                                 const struct export_facts *after,
+                                 char *why, size_t len);
+
+/* What reconnecting cost, for the tools' summary lines. */
+struct reconnect_stats {
+  _Atomic unsigned reconnects;
+  _Atomic uint64_t waited_ms;
+  _Atomic uint64_t bytes_replayed;
+};
+
+/* "N reconnects, waited S s, replayed B bytes" */
+extern void reconnect_stats_print (const char *prog,
+                                   struct reconnect_stats *s);
+
+#endif /* RECONNECT_H */
