@@ -8,9 +8,17 @@
 
 #include "nbdfuse.h"
 
-/* A subprocess or a passed socket can be connected to once only. */
+/* A subprocess or a passed socket can be connected to once only:
+ * that is what both more connections and reconnecting need.
+ */
 bool
 mode_allows_multi_conn (enum mode mode)
+{
+  return mode_can_dial_again (mode);
+}
+
+bool
+mode_can_dial_again (enum mode mode)
 {
   switch (mode) {
   case MODE_URI:
@@ -25,14 +33,6 @@ mode_allows_multi_conn (enum mode mode)
     return false;
   }
   return false;
-}
-
-static void __attribute__ ((noreturn))
-fail (struct nbd_handle *h)
-{
-  fprintf (stderr, "nbdfuse: %s\n", nbd_get_error ());
-  nbd_close (h);
-  exit (EXIT_FAILURE);
 }
 
 /* A decimal number in [0, MAX], or exit with an error naming WHAT. */
@@ -78,24 +78,45 @@ connect_by_mode (struct nbd_handle *h, enum mode mode, char **args)
   return -1;
 }
 
-/* A new handle connected to the server, or exit with the error.  ARGS
- * are the words after the mode, NULL-terminated.
+/* A new handle connected to the server, or NULL with the library's
+ * error in WHY (LEN bytes).  ARGS are the words after the mode,
+ * NULL-terminated.
  */
 struct nbd_handle *
-connect_server (enum mode mode, char **args)
+dial_server (enum mode mode, char **args, char *why, size_t len)
 {
   struct nbd_handle *h = nbd_create ();
 
   if (h == NULL) {
-    fprintf (stderr, "nbdfuse: %s\n", nbd_get_error ());
-    exit (EXIT_FAILURE);
+    snprintf (why, len, "%s", nbd_get_error ());
+    return NULL;
   }
   /* Without -v, LIBNBD_DEBUG=1 in the environment still works. */
   if (nf.verbose)
     nbd_set_debug (h, true);
   /* As libnbd's nbdfuse: ?tls-psk-file= and the like may be used. */
   nbd_set_uri_allow_local_file (h, true);
-  if (connect_by_mode (h, mode, args) == -1)
-    fail (h);
+  if (connect_by_mode (h, mode, args) == -1) {
+    snprintf (why, len, "%s", nbd_get_error ());
+    nbd_close (h);
+    return NULL;
+  }
+  /* A peer that vanishes silently is found even when idle. */
+  if (nf.policy.window > 0)
+    reconnect_keepalive (h);
+  return h;
+}
+
+/* As dial_server, but exit with the error: the first connections. */
+struct nbd_handle *
+connect_server (enum mode mode, char **args)
+{
+  char why[512];
+  struct nbd_handle *h = dial_server (mode, args, why, sizeof why);
+
+  if (h == NULL) {
+    fprintf (stderr, "nbdfuse: %s\n", why);
+    exit (EXIT_FAILURE);
+  }
   return h;
 }

@@ -7,6 +7,12 @@
  * handle: it issues every queued request as an asynchronous command,
  * so many are in flight at once, and polls the socket and the eventfd
  * together with nbd_poll2.  The handle's lock is never fought over.
+ *
+ * With --reconnect a request is on the connection's in-flight list
+ * until it is done, so that a connection found dead can close and
+ * issue again on the new one (outage.c) what it had not got replies
+ * for.  Acknowledged writes go to the journal, and flushes drop what
+ * they made durable.
  */
 #include <config.h>
 
@@ -34,7 +40,10 @@ struct request {
   int error;                    /* 0 or an errno, once done */
   bool done;                    /* under conn->lock */
   pthread_cond_t cond;          /* signalled when done */
-  struct request *next;         /* in the connection's queue */
+  struct request *next;         /* in the queue, or the in-flight list */
+  struct request *prev;         /* in the in-flight list */
+  double issued;                /* when, for the request timeout */
+  uint64_t flush_mark;          /* OP_FLUSH: see journal_mark */
 };
 
 struct connection {
@@ -50,10 +59,58 @@ struct connection {
   bool grace_started;           /* only the connection's thread: */
   struct timespec grace_start;  /* see grace_left */
   bool stop;                    /* unmounted: finish and exit */
+  /* --reconnect, only the connection's thread: */
+  struct request *oldest, *newest; /* in flight, in the order issued */
+  bool lost;                    /* found dead: join the outage */
+  bool closing;                 /* replies that fail now are kept */
+  char why[256];                /* what lost it */
 };
 
 static struct connection *conns;
 static size_t nr_conns;
+
+static bool
+reconnecting (void)
+{
+  return nf.policy.window > 0;
+}
+
+static void
+track (struct connection *conn, struct request *req)
+{
+  req->issued = reconnect_now ();
+  req->next = NULL;
+  req->prev = conn->newest;
+  if (conn->newest)
+    conn->newest->next = req;
+  else
+    conn->oldest = req;
+  conn->newest = req;
+}
+
+static void
+untrack (struct connection *conn, struct request *req)
+{
+  if (req->prev)
+    req->prev->next = req->next;
+  else
+    conn->oldest = req->next;
+  if (req->next)
+    req->next->prev = req->prev;
+  else
+    conn->newest = req->prev;
+}
+
+/* The connection died under REQ: it stays in flight, to be issued
+ * again after the reconnect.
+ */
+static void
+lose (struct connection *conn, const char *why)
+{
+  if (!conn->lost && why)
+    snprintf (conn->why, sizeof conn->why, "%s", why);
+  conn->lost = true;
+}
 
 /* Called with REQ's connection lock not held, by the connection's
  * thread.  After the unlock the waiter may return and REQ is gone.
@@ -83,6 +140,26 @@ op_name (enum op op)
   return "?";
 }
 
+/* REQ succeeded: keep the data of a write until a flush makes it
+ * durable, and drop what a flush did.
+ */
+static void
+note_done (struct request *req)
+{
+  if (!journal_on ())
+    return;
+  switch (req->op) {
+  case OP_READ:
+    break;
+  case OP_WRITE: case OP_PUNCH: case OP_ZERO:
+    journal_add (req->op, req->buf, req->count, req->offset);
+    break;
+  case OP_FLUSH:
+    journal_flushed (req->flush_mark);
+    break;
+  }
+}
+
 /* The completion callback, run by the connection's thread inside the
  * library.  Returning 1 retires the command.
  */
@@ -90,8 +167,20 @@ static int
 completed (void *vp, int *error)
 {
   struct request *req = vp;
+  struct connection *conn = req->conn;
 
-  req->conn->in_flight--;
+  if (reconnecting ()) {
+    /* Not the handle: its lock is held while we are called. */
+    if (!connections_abandoned () &&
+        (conn->closing || reconnect_is_connection_error (NULL, *error))) {
+      lose (conn, strerror (*error));
+      return 1;
+    }
+    untrack (conn, req);
+    if (*error == 0)
+      note_done (req);
+  }
+  conn->in_flight--;
   if (*error != 0)
     fprintf (stderr, "nbdfuse: %s of %" PRIu64 " bytes at offset %" PRIu64
              ": %s\n", op_name (req->op), req->count, req->offset,
@@ -155,7 +244,21 @@ is_lost (struct nbd_handle *h)
   return nbd_aio_is_dead (h) == 1 || nbd_aio_is_closed (h) == 1;
 }
 
-/* Issue REQ; if it cannot be issued it is done, with an error. */
+/* The handle was found dead: with --reconnect the outage is joined
+ * before anything more is issued.
+ */
+static void
+connection_died (struct connection *conn, const char *why)
+{
+  if (reconnecting ())
+    lose (conn, why);
+  else
+    fail_connection (conn, why);
+}
+
+/* Issue REQ; if it cannot be issued it is done, with an error, or
+ * (with --reconnect, the connection being dead) waits in flight.
+ */
 static void
 issue (struct connection *conn, struct request *req)
 {
@@ -165,20 +268,28 @@ issue (struct connection *conn, struct request *req)
     finish (req, EIO);
     return;
   }
+  if (reconnecting ()) {
+    track (conn, req);
+    if (req->op == OP_FLUSH)
+      req->flush_mark = journal_mark ();
+  }
   /* The reply may come, and the callback run, before the call returns. */
   conn->in_flight++;
   if (start_command (conn->nbd, req) >= 0) {
     if (is_lost (conn->nbd))
-      fail_connection (conn, NULL);
+      connection_died (conn, NULL);
     return;
   }
   conn->in_flight--;
   err = nbd_get_errno ();
   if (is_lost (conn->nbd)) {
-    finish (req, EIO);
-    fail_connection (conn, nbd_get_error ());
+    if (!reconnecting ())
+      finish (req, EIO);
+    connection_died (conn, nbd_get_error ());
     return;
   }
+  if (reconnecting ())
+    untrack (conn, req);
   fprintf (stderr, "nbdfuse: %s\n", nbd_get_error ());
   finish (req, err != 0 ? err : EIO);
 }
@@ -210,28 +321,81 @@ grace_left (struct connection *conn)
   return ms >= GRACE_MS ? 0 : GRACE_MS - ms;
 }
 
+bool
+connections_abandoned (void)
+{
+  return __atomic_load_n (&abandoning, __ATOMIC_ACQUIRE);
+}
+
+/* Milliseconds until the oldest request in flight has waited the
+ * request timeout (0: it has), or -1: no timeout.
+ */
+static int
+timeout_left (struct connection *conn)
+{
+  double left;
+
+  if (!reconnecting () || nf.policy.request_timeout == 0 ||
+      conn->oldest == NULL)
+    return -1;
+  left = conn->oldest->issued + nf.policy.request_timeout - reconnect_now ();
+  return left <= 0 ? 0 : (int) (left * 1000) + 1;
+}
+
+/* A server that keeps a request unanswered that long is taken for
+ * dead (a half-open connection looks just like that).  Its socket is
+ * shut first so that nothing more is read from it.
+ */
+static bool
+timed_out (struct connection *conn)
+{
+  char why[64];
+
+  if (timeout_left (conn) != 0)
+    return false;
+  reconnect_break (conn->nbd);
+  snprintf (why, sizeof why, "no reply for %g s",
+            nf.policy.request_timeout);
+  lose (conn, why);
+  return true;
+}
+
+static int
+min_timeout (int a, int b)
+{
+  if (a == -1)
+    return b;
+  if (b == -1)
+    return a;
+  return a < b ? a : b;
+}
+
 /* Sleep until a reply can be read, a request sent or new requests
  * are queued; after the signal, at most until the grace is over.
  */
 static void
 wait_for_server (struct connection *conn)
 {
-  int timeout = -1;
+  int timeout = timeout_left (conn);
 
+  if (timed_out (conn))
+    return;
   if (__atomic_load_n (&abandoning, __ATOMIC_ACQUIRE)) {
-    timeout = grace_left (conn);
-    if (timeout == 0) {
+    if (grace_left (conn) == 0) {
       fprintf (stderr, "nbdfuse: connection %zu: gave up waiting for "
                "replies at exit (%zu in flight)\n",
                conn->index, conn->in_flight);
       drop_connection (conn);
       return;
     }
+    timeout = min_timeout (timeout, grace_left (conn));
   }
   if (nbd_poll2 (conn->nbd, conn->wake_fd, timeout) == -1)
-    fail_connection (conn, nbd_get_error ());
+    connection_died (conn, nbd_get_error ());
   else if (is_lost (conn->nbd))
-    fail_connection (conn, NULL);
+    connection_died (conn, NULL);
+  else
+    timed_out (conn);
 }
 
 /* Sleep until there is work.  Without commands in flight only the
@@ -255,6 +419,54 @@ wait_for_work (struct connection *conn)
     perror ("nbdfuse: read: eventfd");
 }
 
+/* Fail every request in LIST (linked by next) with EIO. */
+static void
+fail_list (struct request *list)
+{
+  struct request *next;
+
+  for (; list != NULL; list = next) {
+    next = list->next;          /* LIST is gone once finished */
+    finish (list, EIO);
+  }
+}
+
+/* --reconnect: close the handle, keeping what was in flight, wait
+ * for the outage to be over, and issue it again on the new handle.
+ * If there is none, it all fails, and so does every later request.
+ */
+static void
+rejoin (struct connection *conn)
+{
+  struct request *retry, *queued, *next;
+
+  if (conn->nbd != NULL) {
+    conn->closing = true;       /* the callbacks keep their requests */
+    nbd_close (conn->nbd);
+    conn->closing = false;
+  }
+  retry = conn->oldest;
+  conn->oldest = conn->newest = NULL;
+  conn->in_flight = 0;
+  conn->nbd = outage_join (conn->index, conn->lost ? conn->why : NULL);
+  conn->lost = false;
+  if (conn->nbd == NULL) {
+    pthread_mutex_lock (&conn->lock);
+    conn->dead = true;
+    queued = conn->queue;
+    conn->queue = NULL;
+    conn->queue_tail = &conn->queue;
+    pthread_mutex_unlock (&conn->lock);
+    fail_list (retry);
+    fail_list (queued);
+    return;
+  }
+  for (; retry != NULL; retry = next) {
+    next = retry->next;         /* issue relinks it */
+    issue (conn, retry);
+  }
+}
+
 static void *
 connection_thread (void *vp)
 {
@@ -263,6 +475,10 @@ connection_thread (void *vp)
   bool stop;
 
   for (;;) {
+    if (reconnecting () && (conn->lost || outage_raised ())) {
+      rejoin (conn);
+      continue;
+    }
     pthread_mutex_lock (&conn->lock);
     list = conn->queue;
     conn->queue = NULL;
@@ -274,8 +490,11 @@ connection_thread (void *vp)
       next = list->next;        /* LIST may be gone once issued */
       issue (conn, list);
     }
-    if (stop && conn->in_flight == 0)
+    if (stop && conn->in_flight == 0 && !conn->lost) {
+      if (reconnecting ())
+        outage_leave ();
       return NULL;
+    }
     wait_for_work (conn);
   }
 }
@@ -311,6 +530,15 @@ init_connection (struct connection *conn, size_t i, struct nbd_handle *h)
   }
 }
 
+static void
+wake_all (void)
+{
+  size_t i;
+
+  for (i = 0; i < nr_conns; ++i)
+    wake (&conns[i]);
+}
+
 /* Start a thread for each of the N connected HANDLES (taken over).
  * The threads block the signals that end the FUSE loop, so those
  * reach a thread that can act on them.
@@ -327,6 +555,8 @@ start_connections (struct nbd_handle **handles, size_t n)
     exit (EXIT_FAILURE);
   }
   nr_conns = n;
+  if (reconnecting ())
+    outage_init (n, wake_all);
   sigemptyset (&block);
   sigaddset (&block, SIGINT);
   sigaddset (&block, SIGTERM);
@@ -346,6 +576,12 @@ next_connection (void)
                 nr_conns];
 }
 
+static bool
+is_write (enum op op)
+{
+  return op == OP_WRITE || op == OP_PUNCH || op == OP_ZERO;
+}
+
 /* Carry out one request and wait for it: 0 or -errno, as FUSE wants. */
 int
 submit (enum op op, void *buf, uint64_t count, uint64_t offset)
@@ -355,6 +591,12 @@ submit (enum op op, void *buf, uint64_t count, uint64_t offset)
     .op = op, .buf = buf, .count = count, .offset = offset, .conn = conn,
   };
   bool was_empty;
+  int r;
+
+  /* The journal is bounded: what a flush makes durable leaves it. */
+  if (is_write (op) && journal_on () && journal_full () &&
+      (r = submit (OP_FLUSH, NULL, 0, 0)) < 0)
+    return r;
 
   pthread_mutex_lock (&conn->lock);
   if (conn->dead) {

@@ -96,3 +96,39 @@ stop_nbdfuse ()
 if [ -n "$VG" ]; then
   VG="${builddir:-.}/../libtool --mode=execute $VG"
 fi
+
+# restart_nbdkit SOCKET ARGS...: start nbdkit again on SOCKET after
+# kill_nbdkit, as a server that comes back after a crash.
+restart_nbdkit ()
+{
+  rm -f "$1" "$1.pid"
+  start_nbdkit "$@"
+}
+
+# write_across_restarts MOUNTPOINT/FILE PATTERN SOCKET NBDKIT-ARGS...:
+# dd PATTERN into FILE with O_DIRECT (every write goes to nbdfuse, none
+# waits in the page cache) and an fsync at the end, while the nbdkit on
+# SOCKET is killed and started again twice.  The server must be slow
+# enough that dd is still writing at each kill.  Sets $dd_status.
+write_across_restarts ()
+{
+  local file=$1 pattern=$2 sock=$3 dd_pid i
+  shift 3
+  dd if="$pattern" of="$file" bs=64k oflag=direct conv=notrunc,fsync \
+     status=none 2> "$tmp/dd-err" &
+  dd_pid=$!
+  cleanup_fn "kill $dd_pid 2>/dev/null"
+  for i in 1 2; do
+    sleep 1.5
+    if ! kill -0 $dd_pid 2>/dev/null; then
+      echo "$0: dd finished before kill $i: the server is too fast"
+      exit 1
+    fi
+    kill_nbdkit "$sock"
+    sleep 0.5
+    restart_nbdkit "$sock" "$@"
+  done
+  dd_status=0
+  wait $dd_pid || dd_status=$?
+  cat "$tmp/dd-err"
+}

@@ -14,15 +14,24 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "human-size.h"
 #include "list-options.h"
 #include "nbdfuse.h"
 #include "usage-error.h"
 
-struct nbdfuse nf;
+struct nbdfuse nf = {
+  .policy = { .delay_min = RECONNECT_DELAY_MIN,
+              .delay_max = RECONNECT_DELAY_MAX, .request_timeout = -1 },
+  .replay_bound = 64 * 1024 * 1024,
+};
 
 enum {
   HELP_OPTION = CHAR_MAX + 1, FUSE_HELP_OPTION, LONG_OPTIONS, SHORT_OPTIONS,
+  RECONNECT, RECONNECT_BUFFER, RECONNECT_DELAY, REQUEST_TIMEOUT, NO_REPLAY,
 };
+
+/* Set by an option that only makes sense with --reconnect. */
+static const char *needs_reconnect;
 
 /* "+": stop at the mountpoint, the first word that is not an option;
  * what follows it is the mode's, [ nbdkit -f ... ] for example.
@@ -34,10 +43,15 @@ static const struct option long_options[] = {
   { "long-options", no_argument, NULL, LONG_OPTIONS },
   { "short-options", no_argument, NULL, SHORT_OPTIONS },
   { "connections", required_argument, NULL, 'C' },
+  { "no-replay", no_argument, NULL, NO_REPLAY },
   { "pidfile", required_argument, NULL, 'P' },
   { "pid-file", required_argument, NULL, 'P' },
   { "readonly", no_argument, NULL, 'r' },
   { "read-only", no_argument, NULL, 'r' },
+  { "reconnect", required_argument, NULL, RECONNECT },
+  { "reconnect-buffer", required_argument, NULL, RECONNECT_BUFFER },
+  { "reconnect-delay", required_argument, NULL, RECONNECT_DELAY },
+  { "request-timeout", required_argument, NULL, REQUEST_TIMEOUT },
   { "verbose", no_argument, NULL, 'v' },
   { "version", no_argument, NULL, 'V' },
   { NULL, 0, NULL, 0 }
@@ -50,7 +64,9 @@ usage (FILE *fp, int status)
 "Mount an NBD server as a file:\n"
 "\n"
 "  nbdfuse [-C N|--connections N] [-d] [-o FUSE-OPTION] [-P PIDFILE]\n"
-"          [-r] [-s] [-v] MOUNTPOINT[/FILENAME] URI\n"
+"          [-r] [-s] [-v] [--reconnect=SECONDS [--reconnect-delay=MIN:MAX]\n"
+"          [--request-timeout=SECONDS] [--reconnect-buffer=SIZE]]\n"
+"          MOUNTPOINT[/FILENAME] URI\n"
 "\n"
 "Other ways to reach the server:\n"
 "  nbdfuse MOUNTPOINT[/FILENAME] [ CMD [ARGS ...] ]\n"
@@ -117,6 +133,62 @@ parse_connections (const char *arg)
       n < 1 || n > 1024)
     bad_usage ("--connections: must be a number from 1 to 1024: '%s'", arg);
   return n;
+}
+
+static double
+parse_seconds (const char *option, const char *arg)
+{
+  const char *err;
+  double d;
+
+  if (!reconnect_parse_seconds (arg, &d, &err))
+    bad_usage ("%s: %s: '%s'", option, err, arg);
+  return d;
+}
+
+static void
+parse_reconnect_option (int c, const char *arg)
+{
+  const char *err;
+  int64_t size;
+
+  switch (c) {
+  case RECONNECT:
+    nf.policy.window = parse_seconds ("--reconnect", arg);
+    return;
+  case REQUEST_TIMEOUT:
+    nf.policy.request_timeout = parse_seconds ("--request-timeout", arg);
+    return;
+  case RECONNECT_DELAY:
+    if (!reconnect_parse_delay (arg, &nf.policy, &err))
+      bad_usage ("--reconnect-delay: %s: '%s'", err, arg);
+    needs_reconnect = "--reconnect-delay";
+    return;
+  case RECONNECT_BUFFER:
+    size = human_size_parse (arg, &err);
+    if (size == -1)
+      bad_usage ("--reconnect-buffer: %s: '%s'", err, arg);
+    if (size < 1024 * 1024)
+      bad_usage ("--reconnect-buffer: must be at least 1M: '%s'", arg);
+    nf.replay_bound = size;
+    needs_reconnect = "--reconnect-buffer";
+    return;
+  case NO_REPLAY:
+    nf.no_replay = true;
+    needs_reconnect = "--no-replay";
+    return;
+  }
+}
+
+/* After the options: what --reconnect implies, and what it needs. */
+static void
+check_reconnect_options (void)
+{
+  if (needs_reconnect && nf.policy.window <= 0)
+    bad_usage ("%s needs --reconnect", needs_reconnect);
+  if (nf.policy.request_timeout < 0)
+    nf.policy.request_timeout =
+      nf.policy.window > 0 ? RECONNECT_REQUEST_TIMEOUT : 0;
 }
 
 static bool
@@ -250,6 +322,11 @@ connect_all (enum mode mode, char **args, unsigned connections)
     nf.readonly = true;
   nf.can_flush = nbd_can_flush (handles[0]) == 1;
   nf.can_zero = nbd_can_zero (handles[0]) == 1;
+  /* What a new connection must find again. */
+  if (nf.policy.window > 0 && export_facts_read (handles[0], &nf.facts) == -1) {
+    fprintf (stderr, "nbdfuse: %s\n", nbd_get_error ());
+    exit (EXIT_FAILURE);
+  }
   start_connections (handles, n);
   free (handles);
 }
@@ -434,17 +511,28 @@ main (int argc, char *argv[])
       break;
     case 'V':
       print_version ();
+    case RECONNECT: case RECONNECT_BUFFER: case RECONNECT_DELAY:
+    case REQUEST_TIMEOUT: case NO_REPLAY:
+      parse_reconnect_option (c, optarg);
+      break;
     default:
       fprintf (stderr, "Try 'nbdfuse --help' for usage.\n");
       exit (EXIT_FAILURE);
     }
   }
+  check_reconnect_options ();
   if (argc - optind < 2)
     bad_usage ("a mountpoint and a server are needed");
 
   mountpoint = parse_mountpoint (argv[optind++]);
   optind += parse_mode (argv[optind], &mode);
   check_mode_args (mode, &argv[optind], argc - optind);
+  if (nf.policy.window > 0 && !mode_can_dial_again (mode))
+    bad_usage ("--reconnect: a server reached through a subprocess or a "
+               "passed file descriptor cannot be connected to again: use a "
+               "URI, --unix, --tcp or --vsock");
+  nf.mode = mode;
+  nf.mode_args = &argv[optind];
 
   connect_all (mode, &argv[optind], connections);
   clock_gettime (CLOCK_REALTIME, &nf.start_time);
@@ -453,6 +541,11 @@ main (int argc, char *argv[])
   free (mountpoint);
   if (stop_connections () == -1)
     r = -1;
+  if (nf.policy.window > 0) {
+    outage_print_stats ();
+    if (outage_export_changed ())
+      exit (EXIT_EXPORT_CHANGED);
+  }
   exit (r == 0 ? EXIT_SUCCESS : EXIT_FAILURE);
 
  nomem:
