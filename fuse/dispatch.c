@@ -448,8 +448,10 @@ rejoin (struct connection *conn)
   retry = conn->oldest;
   conn->oldest = conn->newest = NULL;
   conn->in_flight = 0;
-  conn->nbd = outage_join (conn->index, conn->lost ? conn->why : NULL);
+  conn->nbd = outage_join (conn->index,
+                           conn->lost && conn->why[0] ? conn->why : NULL);
   conn->lost = false;
+  conn->why[0] = '\0';
   if (conn->nbd == NULL) {
     pthread_mutex_lock (&conn->lock);
     conn->dead = true;

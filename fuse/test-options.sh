@@ -13,12 +13,14 @@ grep -q '^libnbd [0-9]' "$tmp/out"
 $VG nbdfuse --fuse-help > "$tmp/out"
 grep -q 'allow_other' "$tmp/out"
 
-# The same lists as libnbd 1.22's nbdfuse (for bash completion).
+# The same lists as libnbd 1.22's nbdfuse (for bash completion), with
+# the --reconnect options added.
 $VG nbdfuse --short-options | tr '\n' ' ' > "$tmp/out"
 test "$(cat "$tmp/out")" = "-C -d -o -P -r -s -v -V "
 $VG nbdfuse --long-options | tr '\n' ' ' > "$tmp/out"
-test "$(cat "$tmp/out")" = "--fuse-help --help --connections --pidfile \
---pid-file --readonly --read-only --verbose --version "
+test "$(cat "$tmp/out")" = "--fuse-help --help --connections --no-replay \
+--pidfile --pid-file --readonly --read-only --reconnect --reconnect-buffer \
+--reconnect-delay --request-timeout --verbose --version "
 
 mkdir "$tmp/mp"
 sock="$tmp/none.sock"
@@ -67,6 +69,38 @@ bad_args 'unrecognized option' --bogus "$tmp/mp" --unix "$sock"
 bad_args 'nbd_connect_unix' "$tmp/mp" --unix "$sock"
 bad_args 'nbd_connect_uri' "$tmp/mp" "nbd+unix:///?socket=$sock"
 bad_args 'nbd_connect_uri' "$tmp/mp" "http://example.com/"
+
+# --reconnect: bad values, options that need it, and the modes that
+# cannot dial the server again.
+bad_args '--reconnect: expected a number of seconds' \
+  --reconnect=x "$tmp/mp" --unix "$sock"
+bad_args '--reconnect: expected a number of seconds' \
+  --reconnect=-1 "$tmp/mp" --unix "$sock"
+bad_args '--reconnect: must be at most 86400 seconds' \
+  --reconnect=100000 "$tmp/mp" --unix "$sock"
+bad_args '--request-timeout: expected a number of seconds' \
+  --reconnect=5 --request-timeout=1s "$tmp/mp" --unix "$sock"
+bad_args '--reconnect-delay: expected MIN:MAX' \
+  --reconnect=5 --reconnect-delay=1 "$tmp/mp" --unix "$sock"
+bad_args '--reconnect-delay: needs 0 < MIN <= MAX' \
+  --reconnect=5 --reconnect-delay=2:1 "$tmp/mp" --unix "$sock"
+bad_args '--reconnect-buffer: must be at least 1M' \
+  --reconnect=5 --reconnect-buffer=4k "$tmp/mp" --unix "$sock"
+bad_args '--reconnect-buffer: ' \
+  --reconnect=5 --reconnect-buffer=lots "$tmp/mp" --unix "$sock"
+bad_args '--reconnect-delay needs --reconnect' \
+  --reconnect-delay=1:2 "$tmp/mp" --unix "$sock"
+bad_args '--reconnect-buffer needs --reconnect' \
+  --reconnect-buffer=8M "$tmp/mp" --unix "$sock"
+bad_args '--no-replay needs --reconnect' --no-replay "$tmp/mp" --unix "$sock"
+for mode in "--fd 0" "--command nbdkit memory 1M" \
+            "--socket-activation nbdkit memory 1M" "[ nbdkit memory 1M ]"; do
+  # shellcheck disable=SC2086
+  bad_args '--reconnect: a server reached through a subprocess or a passed' \
+    --reconnect=5 "$tmp/mp" $mode
+done
+# The first connection is not tried again: the window is for outages.
+bad_args 'nbd_connect_unix' --reconnect=5 "$tmp/mp" --unix "$sock"
 
 # A bad FUSE option is found before mounting.
 if nbdkit --version >/dev/null 2>&1; then
