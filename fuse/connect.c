@@ -78,13 +78,70 @@ connect_by_mode (struct nbd_handle *h, enum mode mode, char **args)
   return -1;
 }
 
+/* Only the modes that can dial again (mode_can_dial_again). */
+static int
+aio_connect_by_mode (struct nbd_handle *h, enum mode mode, char **args)
+{
+  switch (mode) {
+  case MODE_URI:
+    return nbd_aio_connect_uri (h, args[0]);
+  case MODE_TCP:
+    return nbd_aio_connect_tcp (h, args[0], args[1]);
+  case MODE_UNIX:
+    return nbd_aio_connect_unix (h, args[0]);
+  case MODE_VSOCK:
+    return nbd_aio_connect_vsock (h,
+                                  parse_number ("vsock CID", args[0],
+                                                UINT32_MAX),
+                                  parse_number ("vsock port", args[1],
+                                                UINT32_MAX));
+  default:
+    abort ();                   /* main.c refused --reconnect */
+  }
+}
+
+/* Connect, but give up at DEADLINE (reconnect_now's clock): a server
+ * that accepts the connection and never answers (stopped, or behind a
+ * firewall dropping packets) must not hold an attempt up for ever.
+ */
+static int
+connect_until (struct nbd_handle *h, enum mode mode, char **args,
+               double deadline, char *why, size_t len)
+{
+  if (aio_connect_by_mode (h, mode, args) == -1)
+    goto error;
+  while (nbd_aio_is_connecting (h) == 1) {
+    double left = deadline - reconnect_now ();
+
+    if (left <= 0) {
+      snprintf (why, len, "the server did not complete the handshake "
+                "in time");
+      return -1;
+    }
+    if (nbd_poll (h, (int) (left * 1000) + 1) == -1)
+      goto error;
+  }
+  if (nbd_aio_is_ready (h) == 1)
+    return 0;
+  if (nbd_get_errno () == 0) {
+    snprintf (why, len, "the handshake failed");
+    return -1;
+  }
+ error:
+  snprintf (why, len, "%s", nbd_get_error ());
+  return -1;
+}
+
 /* A new handle connected to the server, or NULL with the library's
  * error in WHY (LEN bytes).  ARGS are the words after the mode,
- * NULL-terminated.
+ * NULL-terminated.  DEADLINE, if not 0, is when to give up.
  */
 struct nbd_handle *
-dial_server (enum mode mode, char **args, char *why, size_t len)
+dial_server (enum mode mode, char **args, double deadline,
+             char *why, size_t len)
 {
+  int r;
+
   struct nbd_handle *h = nbd_create ();
 
   if (h == NULL) {
@@ -96,8 +153,11 @@ dial_server (enum mode mode, char **args, char *why, size_t len)
     nbd_set_debug (h, true);
   /* As libnbd's nbdfuse: ?tls-psk-file= and the like may be used. */
   nbd_set_uri_allow_local_file (h, true);
-  if (connect_by_mode (h, mode, args) == -1) {
+  if (deadline > 0)
+    r = connect_until (h, mode, args, deadline, why, len);
+  else if ((r = connect_by_mode (h, mode, args)) == -1)
     snprintf (why, len, "%s", nbd_get_error ());
+  if (r == -1) {
     nbd_close (h);
     return NULL;
   }
@@ -112,7 +172,7 @@ struct nbd_handle *
 connect_server (enum mode mode, char **args)
 {
   char why[512];
-  struct nbd_handle *h = dial_server (mode, args, why, sizeof why);
+  struct nbd_handle *h = dial_server (mode, args, 0, why, sizeof why);
 
   if (h == NULL) {
     fprintf (stderr, "nbdfuse: %s\n", why);

@@ -58,6 +58,7 @@ enum op { OP_READ, OP_WRITE, OP_FLUSH, OP_PUNCH, OP_ZERO };
 extern bool mode_allows_multi_conn (enum mode mode);
 extern bool mode_can_dial_again (enum mode mode);
 extern struct nbd_handle *dial_server (enum mode mode, char **args,
+                                       double deadline,
                                        char *why, size_t len);
 extern struct nbd_handle *connect_server (enum mode mode, char **args);
 

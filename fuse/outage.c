@@ -235,6 +235,20 @@ verify (struct nbd_handle *h, char *why, size_t len)
   return !changed;
 }
 
+/* When to give up connecting: at the end of the window, or sooner if
+ * the server takes longer than a request may.
+ */
+static double
+attempt_deadline (void)
+{
+  double end = backoff.start + nf.policy.window;
+  double soon = reconnect_now () + nf.policy.request_timeout;
+
+  if (nf.policy.request_timeout > 0 && soon < end)
+    return soon;
+  return end;
+}
+
 /* One attempt: a verified handle for each waiting connection, the
  * journal replayed on the first.
  */
@@ -248,7 +262,8 @@ attempt (char *why, size_t len)
   for (i = 0; i < nr_conns; ++i) {
     if (!waiting[i])
       continue;
-    fresh[i] = dial_server (nf.mode, nf.mode_args, why, len);
+    fresh[i] = dial_server (nf.mode, nf.mode_args, attempt_deadline (),
+                            why, len);
     if (fresh[i] == NULL || !verify (fresh[i], why, len))
       goto fail;
     if (first == NULL)
