@@ -76,6 +76,7 @@ extern bool connections_abandoned (void);
 struct journal_entry {
   enum op op;                   /* OP_WRITE, OP_PUNCH or OP_ZERO */
   void *data;                   /* a copy of the write's data, or NULL */
+  uint64_t capacity;            /* of DATA */
   uint64_t count, offset;
   uint64_t seq;                 /* in the order acknowledged */
   struct journal_entry *next;
