@@ -290,8 +290,9 @@ redial (struct worker *w, struct rw *rw, struct nbd_handle **hp,
 
 /* After a failure: let what is in flight end (a broken socket fails it
  * at once), dial the dead ends, and queue again every range written
- * since the last flush (with --no-replay, only the last two, which
- * held the requests in flight, as other clients do).
+ * since the last flush (with --no-replay, for testing, only the range
+ * being copied at the break, much as other clients send again only
+ * what was in flight).
  */
 static void
 recover (struct worker *w)
@@ -319,7 +320,7 @@ recover (struct worker *w)
     redial (w, &src, &w->src_h, &b);
   if (w->dst_dead)
     redial (w, &dst, &w->dst_h, &b);
-  moved = range_log_move (&w->written, &w->redo, opt.no_replay ? 2 : 0);
+  moved = range_log_move (&w->written, &w->redo, opt.no_replay ? 1 : 0);
   uncount = w->counted < moved ? w->counted : moved;
   atomic_fetch_sub (&bytes_done, uncount);
   atomic_fetch_add (&rc_stats.bytes_replayed, moved);
