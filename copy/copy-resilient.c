@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "checkpoint-file.h"
 #include "extent-walk.h"
 #include "nbdcopy.h"
 #include "worker.h"
@@ -28,7 +30,7 @@ note_failure (struct worker *w, struct rw *rw, const char *what,
 {
   struct nbd_handle *h = rw == &src ? w->src_h : w->dst_h;
 
-  if (!reconnect_is_connection_error (h, err))
+  if (opt.rc.window <= 0 || !reconnect_is_connection_error (h, err))
     die_io (rw, what, offset, err, msg);
   if (rw == &src)
     w->src_dead = true;
@@ -220,6 +222,9 @@ checkpoint (struct worker *w)
     flush_destination (w);
   if (w->broken)
     return false;
+  if (ckfile_active () && dst.fd >= 0 && fdatasync (dst.fd) == -1)
+    die_io (&dst, "fdatasync", 0, errno, NULL);
+  ckfile_durable (&w->written);
   w->written.len = 0;
   w->ckpt_bytes = 0;
   w->counted = 0;
@@ -336,6 +341,41 @@ recover (struct worker *w)
   w->broken = w->src_dead = w->dst_dead = false;
 }
 
+/* A piece of a new range: to copy, or durable already (from an
+ * earlier run), then only read for --blkhash, or simply done.
+ */
+static void
+queue_piece (void *vp, uint64_t offset, uint64_t len, bool durable)
+{
+  struct worker *w = vp;
+
+  if (!durable)
+    range_log_add (&w->redo, offset, len);
+  else if (opt.blkhash_digest)
+    range_log_add (&w->hash_queue, offset, len);
+  else
+    atomic_fetch_add (&bytes_done, len);
+}
+
+static bool
+take_range (struct worker *w, uint64_t *offset, uint64_t *len)
+{
+  for (;;) {
+    w->hash_only = false;
+    if (range_log_take (&w->redo, offset, len))
+      return true;
+    w->hash_only = true;
+    if (range_log_take (&w->hash_queue, offset, len))
+      return true;
+    w->hash_only = false;
+    if (!next_range (offset, len))
+      return false;
+    if (!ckfile_active ())
+      return true;
+    ckfile_split (*offset, *len, queue_piece, w);
+  }
+}
+
 void *
 worker_resilient (void *vp)
 {
@@ -344,16 +384,19 @@ worker_resilient (void *vp)
 
   w->ckpt_time = reconnect_now ();
   for (;;) {
-    if (!range_log_take (&w->redo, &offset, &len) &&
-        !next_range (&offset, &len)) {
+    if (!take_range (w, &offset, &len)) {
       if (checkpoint (w))
         break;
       recover (w);
       continue;
     }
+    /* A range only hashed goes in the log too: after a failure it is
+     * copied again, which is harmless.
+     */
     range_log_add (&w->written, offset, len);
     copy_range (w, offset, len);
-    w->ckpt_bytes += len;
+    if (!w->hash_only)
+      w->ckpt_bytes += len;
     if (!w->broken && checkpoint_due (w))
       checkpoint (w);
     if (w->broken)

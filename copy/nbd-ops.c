@@ -95,6 +95,6 @@ nbd_open (struct rw *rw)
   /* The library checks what the server sent: a power of 2 up to 64K. */
   min = nbd_get_block_size (h, LIBNBD_SIZE_MINIMUM);
   rw->minimum = min > 0 ? min : 1;
-  if (opt.rc.window > 0 && export_facts_read (h, &rw->facts) == -1)
+  if (resilient () && export_facts_read (h, &rw->facts) == -1)
     die_nbd (rw);
 }
