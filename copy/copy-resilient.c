@@ -75,8 +75,10 @@ time_out (struct worker *w, struct rw *rw, struct nbd_handle *h)
 {
   if (h == NULL || nbd_aio_in_flight (h) <= 0)
     return;
-  note_failure (w, rw, "request", 0, ETIMEDOUT,
-                "no reply within the request timeout");
+  if (!w->broken)
+    snprintf (w->why, sizeof w->why, "%s: no reply for %g seconds",
+              rw->name, opt.rc.request_timeout);
+  note_failure (w, rw, "request", 0, ETIMEDOUT, NULL);
   reconnect_break (h);
 }
 
