@@ -73,12 +73,15 @@ poll_timeout (struct worker *w)
 static void
 time_out (struct worker *w, struct rw *rw, struct nbd_handle *h)
 {
+  bool first;
+
   if (h == NULL || nbd_aio_in_flight (h) <= 0)
     return;
-  if (!w->broken)
+  first = !w->broken;
+  note_failure (w, rw, "request", 0, ETIMEDOUT, NULL);
+  if (first)
     snprintf (w->why, sizeof w->why, "%s: no reply for %g seconds",
               rw->name, opt.rc.request_timeout);
-  note_failure (w, rw, "request", 0, ETIMEDOUT, NULL);
   reconnect_break (h);
 }
 
