@@ -199,7 +199,13 @@ close_endpoint (struct rw *rw)
   size_t i;
 
   for (i = 0; i < rw->nr_handles; i++) {
-    if (nbd_shutdown (rw->handles[i], 0) == -1) {
+    /* With --reconnect everything was flushed already: a server gone
+     * since then loses nothing.
+     */
+    if (nbd_shutdown (rw->handles[i], 0) == -1 &&
+        !(opt.rc.window > 0 &&
+          reconnect_is_connection_error (rw->handles[i],
+                                         nbd_get_errno ()))) {
       fprintf (stderr, "nbdcopy: %s: %s\n", rw->name, nbd_get_error ());
       exit (EXIT_FAILURE);
     }
