@@ -214,16 +214,18 @@ flush_destination (struct worker *w)
     note_failure (w, &dst, "flush", 0, c.error, NULL);
 }
 
-/* Wait for every write, flush, and forget what is now durable.  A
- * destination that cannot flush writes through (the protocol's
- * promise), and a local file outlives any server: nothing to flush.
+/* Wait for every write, flush (unless FLUSH is false: the end of a
+ * copy without --flush, which promises no durability, as in libnbd
+ * 1.22), and forget what is now durable.  A destination that cannot
+ * flush writes through (the protocol's promise), and a local file
+ * outlives any server: nothing to flush.
  */
 static bool
-checkpoint (struct worker *w)
+checkpoint (struct worker *w, bool flush)
 {
   while (!w->broken && busy (w) > 0)
     poll_once (w);
-  if (!w->broken && dst.kind == RW_NBD && dst.can_flush)
+  if (!w->broken && flush && dst.kind == RW_NBD && dst.can_flush)
     flush_destination (w);
   if (w->broken)
     return false;
@@ -390,7 +392,7 @@ worker_resilient (void *vp)
   w->ckpt_time = reconnect_now ();
   for (;;) {
     if (!take_range (w, &offset, &len)) {
-      if (checkpoint (w))
+      if (checkpoint (w, opt.flush || ckfile_active ()))
         break;
       recover (w);
       continue;
@@ -403,7 +405,7 @@ worker_resilient (void *vp)
     if (!w->hash_only)
       w->ckpt_bytes += len;
     if (!w->broken && checkpoint_due (w))
-      checkpoint (w);
+      checkpoint (w, true);
     if (w->broken)
       recover (w);
   }

@@ -556,7 +556,8 @@ main (int argc, char *argv[])
    * error (as in libnbd 1.22); --multi-writers flushes only to make
    * the connections' writes consistent, and only where it can.
    */
-  if (resilient () && dst.kind == RW_NBD && dst.can_flush)
+  if (resilient () && (opt.flush || opt.checkpoint_file) &&
+      dst.kind == RW_NBD && dst.can_flush)
     ;                           /* every worker ended with a flush */
   else if (opt.flush ||
            (opt.multi_writers && dst.kind == RW_NBD && dst.can_flush))

@@ -24,7 +24,7 @@
 /* --reconnect's checkpoints: a flush per connection after this many
  * bytes or seconds.
  */
-#define CHECKPOINT_BYTES (1024 * 1024 * 1024)
+#define CHECKPOINT_BYTES (16ULL * 1024 * 1024 * 1024)
 #define CHECKPOINT_SECONDS 30
 #define MIN_CHECKPOINT_BYTES (1024 * 1024)
 
