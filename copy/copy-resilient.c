@@ -202,7 +202,10 @@ flush_destination (struct worker *w)
   struct lone_call c = { .w = w };
   nbd_completion_callback cb = { .callback = lone_done, .user_data = &c };
 
-  note_issue (w);
+  /* Alone in flight after the drain.  Writing out what the server
+   * holds may take long: a flush may take ten request timeouts.
+   */
+  w->stall_since = reconnect_now () + 9 * opt.rc.request_timeout;
   w->others_in_flight++;
   if (nbd_aio_flush (w->dst_h, cb, 0) == -1) {
     w->others_in_flight--;
