@@ -39,6 +39,8 @@ note_failure (struct worker *w, struct rw *rw, const char *what,
   if (!w->broken) {
     w->broken = true;
     w->broken_at = reconnect_now ();
+    if (w->outage_start == 0)
+      w->outage_start = w->broken_at;
     snprintf (w->why, sizeof w->why, "%s: %s failed at offset %" PRIu64
               ": %s", rw->name, what, offset,
               msg ? msg : strerror (err));
@@ -79,9 +81,14 @@ time_out (struct worker *w, struct rw *rw, struct nbd_handle *h)
     return;
   first = !w->broken;
   note_failure (w, rw, "request", 0, ETIMEDOUT, NULL);
-  if (first)
+  if (first) {
     snprintf (w->why, sizeof w->why, "%s: no reply for %g seconds",
               rw->name, opt.rc.request_timeout);
+    /* The outage began with the silence, not when it was noticed. */
+    if (w->outage_start == w->broken_at)
+      w->outage_start = w->stall_since;
+    w->broken_at = w->stall_since;
+  }
   reconnect_break (h);
 }
 
@@ -90,11 +97,9 @@ poll_timed_out (struct worker *w)
 {
   if (reconnect_now () - w->stall_since < opt.rc.request_timeout)
     return;
-  if (opt.rc.window <= 0) {
-    fprintf (stderr, "nbdcopy: no reply for %g seconds: giving up\n",
-             opt.rc.request_timeout);
-    exit (EXIT_FAILURE);
-  }
+  if (opt.rc.window <= 0)
+    die (EXIT_FAILURE, "no reply for %g seconds: giving up",
+         opt.rc.request_timeout);
   time_out (w, &src, w->src_h);
   time_out (w, &dst, w->dst_h);
 }
@@ -240,6 +245,7 @@ checkpoint (struct worker *w, bool flush)
   w->counted = 0;
   w->ckpt_time = reconnect_now ();
   w->replaying = false;
+  w->outage_start = 0;
   return true;
 }
 
@@ -273,31 +279,26 @@ redial (struct worker *w, struct rw *rw, struct nbd_handle **hp,
   *hp = rw->handles[w->index] = NULL;
   for (;;) {
     if (!backoff_wait (b)) {
-      fprintf (stderr, "nbdcopy: %s: could not reconnect within %g "
-               "seconds: %s\nnbdcopy: the connection broke: %s\n",
-               rw->name, opt.rc.window, err[0] ? err : "no attempt",
-               w->why);
-      exit (EXIT_FAILURE);
+      if (err[0] == '\0')      /* no attempt: the outage is too old */
+        die (EXIT_FAILURE, "%s: the connection kept breaking for %g "
+             "seconds without progress\nnbdcopy: the last break: %s",
+             rw->name, opt.rc.window, w->why);
+      die (EXIT_FAILURE, "%s: could not reconnect within %g seconds: "
+           "%s\nnbdcopy: the connection broke: %s", rw->name,
+           opt.rc.window, err, w->why);
     }
     h = nbd_try_connect (rw, err, sizeof err, &errnum);
     if (h)
       break;
-    if (errnum == ENOTSUP && rw->facts.tls == 1) {
-      fprintf (stderr, "nbdcopy: %s: the export changed across a "
-               "reconnect: TLS changed from yes to no (%s)\n",
-               rw->name, err);
-      exit (EXIT_EXPORT_CHANGED);
-    }
+    if (errnum == ENOTSUP && rw->facts.tls == 1)
+      die (EXIT_EXPORT_CHANGED, "%s: the export changed across a "
+           "reconnect: TLS changed from yes to no (%s)", rw->name, err);
   }
-  if (export_facts_read (h, &f) == -1) {
-    fprintf (stderr, "nbdcopy: %s: %s\n", rw->name, nbd_get_error ());
-    exit (EXIT_FAILURE);
-  }
-  if (export_facts_differ (&rw->facts, &f, why, sizeof why)) {
-    fprintf (stderr, "nbdcopy: %s: the export changed across a "
-             "reconnect: %s\n", rw->name, why);
-    exit (EXIT_EXPORT_CHANGED);
-  }
+  if (export_facts_read (h, &f) == -1)
+    die (EXIT_FAILURE, "%s: %s", rw->name, nbd_get_error ());
+  if (export_facts_differ (&rw->facts, &f, why, sizeof why))
+    die (EXIT_EXPORT_CHANGED, "%s: the export changed across a "
+         "reconnect: %s", rw->name, why);
   export_facts_free (&f);
   *hp = rw->handles[w->index] = h;
   atomic_fetch_add (&rc_stats.reconnects, 1);
@@ -329,8 +330,12 @@ recover (struct worker *w)
              busy (w));
     abort ();
   }
+  /* The window is the outage's, which goes on until the connection
+   * makes progress: one that breaks over and over before it copies a
+   * whole range again is given one window, not one per break.
+   */
   backoff_start (&b, &opt.rc);
-  b.start = w->broken_at;
+  b.start = w->outage_start;
   if (w->src_dead)
     redial (w, &src, &w->src_h, &b);
   if (w->dst_dead)
@@ -407,6 +412,8 @@ worker_resilient (void *vp)
     copy_range (w, offset, len);
     if (!w->hash_only)
       w->ckpt_bytes += len;
+    if (!w->broken && w->counted >= work_range_size ())
+      w->outage_start = 0;
     if (!w->broken && checkpoint_due (w))
       checkpoint (w, true);
     if (w->broken)

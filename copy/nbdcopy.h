@@ -147,6 +147,9 @@ extern bool rw_copy_file_range (struct rw *from, struct rw *to,
 extern void die_io (struct rw *rw, const char *what, uint64_t offset,
                     int err, const char *msg)
   __attribute__ ((noreturn));
+/* "nbdcopy: MESSAGE" and exit with STATUS; safe from any thread. */
+extern void die (int status, const char *fmt, ...)
+  __attribute__ ((noreturn, format (printf, 2, 3)));
 
 /* extents.c */
 extern void extent_add (struct extent_list *l, uint64_t offset,

@@ -37,6 +37,7 @@ struct worker {
   bool src_dead, dst_dead;      /* which ends to dial again */
   char why[256];                /* the first failure, for messages */
   double broken_at;             /* when it was seen */
+  double outage_start;          /* first break since progress, or 0 */
   double stall_since;           /* last reply, or first issue when idle */
   struct range_log written;     /* ranges since the last flush */
   struct range_log redo;        /* ranges to copy again */
