@@ -14,14 +14,10 @@ die_nbd (struct rw *rw)
   exit (EXIT_FAILURE);
 }
 
-/* One more connection to RW, configured the same way as the first. */
-struct nbd_handle *
-nbd_connect_one (struct rw *rw)
+/* Configure H as every connection to RW is, and connect it. */
+static int
+connect_handle (struct nbd_handle *h, struct rw *rw)
 {
-  struct nbd_handle *h = nbd_create ();
-
-  if (h == NULL)
-    die_nbd (rw);
   nbd_set_handle_name (h, rw->is_source ? "src" : "dst");
   if (opt.verbose)
     nbd_set_debug (h, true);
@@ -29,20 +25,45 @@ nbd_connect_one (struct rw *rw)
    * chunks do not cover it.
    */
   if (nbd_set_pread_initialize (h, false) == -1)
-    die_nbd (rw);
+    return -1;
   if (rw->is_source && opt.extents &&
       nbd_add_meta_context (h, LIBNBD_CONTEXT_BASE_ALLOCATION) == -1)
+    return -1;
+  if (rw->argv)
+    return nbd_connect_systemd_socket_activation (h, rw->argv);
+  if (nbd_set_uri_allow_local_file (h, true) == -1 ||
+      nbd_connect_uri (h, rw->uri) == -1)
+    return -1;
+  /* A peer that vanished is then found even when nothing is in
+   * flight.
+   */
+  if (opt.rc.window > 0)
+    reconnect_keepalive (h);
+  return 0;
+}
+
+/* One more connection to RW, configured the same way as the first. */
+struct nbd_handle *
+nbd_connect_one (struct rw *rw)
+{
+  struct nbd_handle *h = nbd_create ();
+
+  if (h == NULL || connect_handle (h, rw) == -1)
     die_nbd (rw);
-  if (rw->argv) {
-    if (nbd_connect_systemd_socket_activation (h, rw->argv) == -1)
-      die_nbd (rw);
-  }
-  else {
-    if (nbd_set_uri_allow_local_file (h, true) == -1 ||
-        nbd_connect_uri (h, rw->uri) == -1)
-      die_nbd (rw);
-  }
   return h;
+}
+
+struct nbd_handle *
+nbd_try_connect (struct rw *rw, char *err, size_t len, int *errnum)
+{
+  struct nbd_handle *h = nbd_create ();
+
+  if (h != NULL && connect_handle (h, rw) == 0)
+    return h;
+  snprintf (err, len, "%s", nbd_get_error ());
+  *errnum = nbd_get_errno ();
+  nbd_close (h);
+  return NULL;
 }
 
 /* The first connection: what the server offers decides the rest. */
@@ -74,4 +95,6 @@ nbd_open (struct rw *rw)
   /* The library checks what the server sent: a power of 2 up to 64K. */
   min = nbd_get_block_size (h, LIBNBD_SIZE_MINIMUM);
   rw->minimum = min > 0 ? min : 1;
+  if (opt.rc.window > 0 && export_facts_read (h, &rw->facts) == -1)
+    die_nbd (rw);
 }
