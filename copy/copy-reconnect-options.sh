@@ -37,15 +37,24 @@ done
 for v in abc 1 2:1 0:1 -1:2 1: :1 1:x 1:2:3; do
   fails --reconnect-delay --reconnect=10 --reconnect-delay="$v" "${f[@]}"
 done
-for v in abc -1 4X ''; do
+# 64k: under the minimum (1M), a flush every few requests.
+for v in abc -1 4X '' 64k; do
   fails --checkpoint-bytes --reconnect=10 --checkpoint-bytes="$v" "${f[@]}"
 done
 
 # An end that cannot be reconnected.
 fails --reconnect --reconnect=10 - "$tmp/dst"
 fails --reconnect --reconnect=10 "$tmp/src" -
-fails --reconnect --reconnect=10 "$tmp/src" [ nbdkit -s memory 1M ]
-fails --reconnect --reconnect=10 [ nbdkit -s memory 1M ] "$tmp/dst"
+fails --reconnect --reconnect=10 -- "$tmp/src" [ nbdkit memory 1M ]
+fails --reconnect --reconnect=10 -- [ nbdkit memory 1M ] "$tmp/dst"
+
+# The options that only mean something with --reconnect, without it.
+for o in --reconnect-delay=1:2 --checkpoint-bytes=8M \
+         --checkpoint-seconds=5 --no-replay; do
+  fails "${o%%=*} needs --reconnect" "$o" "${f[@]}"
+  fails "${o%%=*} needs --reconnect" --reconnect=0 "$o" "${f[@]}"
+done
+fails --synchronous --reconnect=10 --synchronous "${f[@]}"
 
 # Good values, on ends that need no reconnecting and on an NBD one.
 $VG nbdcopy --reconnect=10 --reconnect-delay=0.5:2 --request-timeout=0 \
@@ -53,7 +62,7 @@ $VG nbdcopy --reconnect=10 --reconnect-delay=0.5:2 --request-timeout=0 \
 cmp "$tmp/src" "$tmp/dst"
 start_nbdkit "$tmp/sock" memory size=100000
 $VG nbdcopy --reconnect=2.5 --reconnect-delay=0.1:0.1 --request-timeout=7 \
-  --checkpoint-bytes=64k --checkpoint-seconds=1 "$tmp/src" "$uri"
+  --checkpoint-bytes=1M --checkpoint-seconds=1 "$tmp/src" "$uri"
 $VG nbdcopy --reconnect=0 "$uri" "$tmp/dst2"
 cmp "$tmp/src" "$tmp/dst2"
 # With --reconnect=0 (off) a pipe is fine, as ever.
