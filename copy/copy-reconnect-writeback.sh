@@ -12,13 +12,22 @@ requires nbdkit file --version
 requires nbdkit --filter=rate null --version
 requires nbdkit --filter=cache null --version
 make_tmpdir
-size=$((128 * 1024 * 1024))
+size=$((256 * 1024 * 1024))
 head -c $size /dev/urandom > "$tmp/src"
 start_nbdkit "$tmp/src.sock" -r file "$tmp/src"
 src_uri=$uri
 
 # copy_under_kills [NBDCOPY-OPTION...]: copy to a fresh destination
-# behind the writeback cache, killing its server at 20% and 50%.
+# behind the writeback cache (slowed to about 40 MB/s), killing its
+# server twice.
+#
+# nbdcopy --reconnect copies in ranges of 32M, and on a reconnect sends
+# the last two ranges again even with --no-replay: they held the
+# requests in flight.  So that --no-replay can lose anything, one worker
+# (-C 1) goes several ranges without a checkpoint (1G, 600 s: none
+# before the end): each kill, in the middle of the 4th range since the
+# last flush (the copy flushes once it has replayed), drops at least
+# two ranges that only the replay writes again.
 copy_under_kills ()
 {
   local dst
@@ -27,14 +36,14 @@ copy_under_kills ()
   # The cache filter keeps its blocks in an unlinked temporary file,
   # gone with the process.
   dst=(--filter=rate --filter=cache file "$tmp/dst"
-       rate=160M cache=writeback)
+       rate=320M cache=writeback)
   start_nbdkit "$tmp/dst.sock" "${dst[@]}"
-  # --flush: without it the writes after the last checkpoint would
-  # stay in the cache, lost when the server is stopped at the end.
-  start_copy "$tmp/err" "$tmp/progress" --flush \
-    --reconnect=60 --reconnect-delay=0.1:1 --checkpoint-bytes=8M \
+  start_copy "$tmp/err" "$tmp/progress" -C 1 \
+    --reconnect=60 --reconnect-delay=0.1:1 \
+    --checkpoint-bytes=1G --checkpoint-seconds=600 \
     "$@" "$src_uri" "$uri"
-  for pct in 20 50; do
+  # The middles of the 4th and the 7th ranges of 32M.
+  for pct in 43 81; do
     wait_progress "$tmp/progress" $pct
     restart_nbdkit "$tmp/dst.sock" "${dst[@]}"
   done
