@@ -74,12 +74,13 @@ start_copy ()
 }
 
 # finish_copy ERR-FILE: wait for the nbdcopy start_copy started, show
-# its stderr, and set $copy_status to its exit status.
+# its stderr (without the library's debug lines -v adds, megabytes of
+# them), and set $copy_status to its exit status.
 finish_copy ()
 {
   copy_status=0
   wait "$copy" || copy_status=$?
-  cat "$1"
+  grep -v '^libnbd: debug: ' "$1" || :
   echo "$0: nbdcopy exited with status $copy_status"
 }
 

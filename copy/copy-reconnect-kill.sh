@@ -29,7 +29,8 @@ src_uri=$uri
 start_nbdkit "$tmp/dst.sock" "${dst[@]}"
 dst_uri=$uri
 
-start_copy "$tmp/err" "$tmp/progress" \
+# -v: a line for each reconnect names the end it was for.
+start_copy "$tmp/err" "$tmp/progress" -v \
   --reconnect=60 --reconnect-delay=0.1:1 --checkpoint-bytes=8M \
   "$src_uri" "$dst_uri"
 # The source is killed early, while reads are surely still to come
@@ -49,3 +50,11 @@ cmp "$tmp/src" "$tmp/dst"
 reconnect_summary "$tmp/err"
 test "$reconnects" -ge 4
 test "$replayed" -gt 0
+# Both ends were reconnected to, not only the destination.
+for end in "$src_uri" "$dst_uri"; do
+  grep -F -- "$end: " "$tmp/err" > "$tmp/events" || :
+  if ! grep -q ': reconnecting$' "$tmp/events"; then
+    echo "$0: FAIL: no reconnect to $end"
+    exit 1
+  fi
+done
