@@ -279,7 +279,7 @@ finish_read (struct slot *s)
 {
   if (opt.blkhash_digest)
     blkhash_data (s->offset, s->buf, s->count);
-  if (dst.kind != RW_NULL)
+  if (dst.kind != RW_NULL && !s->hash_only)
     split_runs (s->buf, s->count, s->offset, write_run, s);
   count_done (s->w, s->count);
   slot_put (s);
@@ -318,6 +318,7 @@ start_read (struct worker *w, uint64_t offset, size_t len)
   s->offset = offset;
   s->count = len;
   s->refs = 1;
+  s->hash_only = w->hash_only;
   if (src.kind != RW_NBD) {
     rw_pread (&src, w->index, s->buf, len, offset);
     finish_read (s);
@@ -339,7 +340,8 @@ copy_extent (struct worker *w, const struct extent *e)
   if (e->zero) {
     if (opt.blkhash_digest)
       blkhash_zero (e->offset, e->length);
-    zero_range (w, e->offset, e->length, true);
+    if (!w->hash_only)
+      zero_range (w, e->offset, e->length, true);
     count_done (w, e->length);
     return;
   }
@@ -404,6 +406,7 @@ free_worker (struct worker *w)
   free (w->extents.v);
   range_log_free (&w->written);
   range_log_free (&w->redo);
+  range_log_free (&w->hash_queue);
 }
 
 void
@@ -477,7 +480,7 @@ copy_multi (void)
   for (i = 0; i < opt.threads; i++) {
     init_worker (&workers[i], i);
     err = pthread_create (&workers[i].thread, NULL,
-                          opt.rc.window > 0 ? worker_resilient : worker_main,
+                          resilient () ? worker_resilient : worker_main,
                           &workers[i]);
     if (err != 0) {
       fprintf (stderr, "nbdcopy: pthread_create: %s\n", strerror (err));

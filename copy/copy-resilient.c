@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "checkpoint-file.h"
 #include "extent-walk.h"
 #include "nbdcopy.h"
 #include "worker.h"
@@ -28,7 +30,7 @@ note_failure (struct worker *w, struct rw *rw, const char *what,
 {
   struct nbd_handle *h = rw == &src ? w->src_h : w->dst_h;
 
-  if (!reconnect_is_connection_error (h, err))
+  if (opt.rc.window <= 0 || !reconnect_is_connection_error (h, err))
     die_io (rw, what, offset, err, msg);
   if (rw == &src)
     w->src_dead = true;
@@ -71,10 +73,15 @@ poll_timeout (struct worker *w)
 static void
 time_out (struct worker *w, struct rw *rw, struct nbd_handle *h)
 {
+  bool first;
+
   if (h == NULL || nbd_aio_in_flight (h) <= 0)
     return;
-  note_failure (w, rw, "request", 0, ETIMEDOUT,
-                "no reply within the request timeout");
+  first = !w->broken;
+  note_failure (w, rw, "request", 0, ETIMEDOUT, NULL);
+  if (first)
+    snprintf (w->why, sizeof w->why, "%s: no reply for %g seconds",
+              rw->name, opt.rc.request_timeout);
   reconnect_break (h);
 }
 
@@ -220,6 +227,9 @@ checkpoint (struct worker *w)
     flush_destination (w);
   if (w->broken)
     return false;
+  if (ckfile_active () && dst.fd >= 0 && fdatasync (dst.fd) == -1)
+    die_io (&dst, "fdatasync", 0, errno, NULL);
+  ckfile_durable (&w->written);
   w->written.len = 0;
   w->ckpt_bytes = 0;
   w->counted = 0;
@@ -290,8 +300,9 @@ redial (struct worker *w, struct rw *rw, struct nbd_handle **hp,
 
 /* After a failure: let what is in flight end (a broken socket fails it
  * at once), dial the dead ends, and queue again every range written
- * since the last flush (with --no-replay, only the last two, which
- * held the requests in flight, as other clients do).
+ * since the last flush (with --no-replay, for testing, only the range
+ * being copied at the break, much as other clients send again only
+ * what was in flight).
  */
 static void
 recover (struct worker *w)
@@ -319,7 +330,7 @@ recover (struct worker *w)
     redial (w, &src, &w->src_h, &b);
   if (w->dst_dead)
     redial (w, &dst, &w->dst_h, &b);
-  moved = range_log_move (&w->written, &w->redo, opt.no_replay ? 2 : 0);
+  moved = range_log_move (&w->written, &w->redo, opt.no_replay ? 1 : 0);
   uncount = w->counted < moved ? w->counted : moved;
   atomic_fetch_sub (&bytes_done, uncount);
   atomic_fetch_add (&rc_stats.bytes_replayed, moved);
@@ -335,6 +346,41 @@ recover (struct worker *w)
   w->broken = w->src_dead = w->dst_dead = false;
 }
 
+/* A piece of a new range: to copy, or durable already (from an
+ * earlier run), then only read for --blkhash, or simply done.
+ */
+static void
+queue_piece (void *vp, uint64_t offset, uint64_t len, bool durable)
+{
+  struct worker *w = vp;
+
+  if (!durable)
+    range_log_add (&w->redo, offset, len);
+  else if (opt.blkhash_digest)
+    range_log_add (&w->hash_queue, offset, len);
+  else
+    atomic_fetch_add (&bytes_done, len);
+}
+
+static bool
+take_range (struct worker *w, uint64_t *offset, uint64_t *len)
+{
+  for (;;) {
+    w->hash_only = false;
+    if (range_log_take (&w->redo, offset, len))
+      return true;
+    w->hash_only = true;
+    if (range_log_take (&w->hash_queue, offset, len))
+      return true;
+    w->hash_only = false;
+    if (!next_range (offset, len))
+      return false;
+    if (!ckfile_active ())
+      return true;
+    ckfile_split (*offset, *len, queue_piece, w);
+  }
+}
+
 void *
 worker_resilient (void *vp)
 {
@@ -343,16 +389,19 @@ worker_resilient (void *vp)
 
   w->ckpt_time = reconnect_now ();
   for (;;) {
-    if (!range_log_take (&w->redo, &offset, &len) &&
-        !next_range (&offset, &len)) {
+    if (!take_range (w, &offset, &len)) {
       if (checkpoint (w))
         break;
       recover (w);
       continue;
     }
+    /* A range only hashed goes in the log too: after a failure it is
+     * copied again, which is harmless.
+     */
     range_log_add (&w->written, offset, len);
     copy_range (w, offset, len);
-    w->ckpt_bytes += len;
+    if (!w->hash_only)
+      w->ckpt_bytes += len;
     if (!w->broken && checkpoint_due (w))
       checkpoint (w);
     if (w->broken)

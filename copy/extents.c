@@ -138,12 +138,13 @@ work_range_size (void)
 {
   uint64_t size = WORK_RANGE_SIZE;
 
-  /* With --reconnect a worker flushes between ranges, and copies its
-   * last ranges again after a reconnect: keep them short.
+  /* With --reconnect or --checkpoint a worker flushes between ranges,
+   * and copies its last ranges again after a reconnect: keep them
+   * short.
    */
-  if (opt.rc.window > 0 && size > RESILIENT_RANGE_SIZE)
+  if (resilient () && size > RESILIENT_RANGE_SIZE)
     size = RESILIENT_RANGE_SIZE;
-  if (opt.rc.window > 0 && size > opt.checkpoint_bytes)
+  if (resilient () && size > opt.checkpoint_bytes)
     size = opt.checkpoint_bytes;
   size = size / opt.unit * opt.unit;
   return size > 0 ? size : opt.unit;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "checkpoint-file.h"
 #include "human-size.h"
 #include "list-options.h"
 #include "nbdcopy.h"
@@ -40,7 +41,7 @@ enum {
   DESTINATION_IS_ZERO, FLUSH, NO_EXTENTS, QUEUE_SIZE, REQUEST_SIZE,
   SYNCHRONOUS, BLKHASH, BLKHASH_FILE, MULTI_WRITERS, RECONNECT,
   RECONNECT_DELAY, REQUEST_TIMEOUT, CHECKPOINT_BYTES_OPT,
-  CHECKPOINT_SECONDS_OPT, NO_REPLAY,
+  CHECKPOINT_SECONDS_OPT, NO_REPLAY, CHECKPOINT_FILE,
 };
 
 static const char short_options[] = "C:pR:S:T:vV";
@@ -51,6 +52,7 @@ static const struct option long_options[] = {
   { "allocated", no_argument, NULL, ALLOCATED },
   { "blkhash", optional_argument, NULL, BLKHASH },
   { "blkhash-file", required_argument, NULL, BLKHASH_FILE },
+  { "checkpoint", required_argument, NULL, CHECKPOINT_FILE },
   { "checkpoint-bytes", required_argument, NULL, CHECKPOINT_BYTES_OPT },
   { "checkpoint-seconds", required_argument, NULL, CHECKPOINT_SECONDS_OPT },
   { "connections", required_argument, NULL, 'C' },
@@ -89,7 +91,7 @@ usage (FILE *fp, int status)
 "          [--blkhash[=DIGEST[/BLOCKSIZE]]] [--blkhash-file=FILE]\n"
 "          [--reconnect=SECONDS [--reconnect-delay=MIN:MAX]\n"
 "           [--checkpoint-bytes=N] [--checkpoint-seconds=SECONDS]]\n"
-"          [--request-timeout=SECONDS]\n"
+"          [--request-timeout=SECONDS] [--checkpoint=FILE]\n"
 "          SOURCE DESTINATION\n"
 "\n"
 "  SOURCE, DESTINATION := - | FILE | DEVICE | NBD-URI | [ CMD ARGS ... ]\n"
@@ -204,6 +206,12 @@ parse_reconnect_option (int c, const char *arg)
     opt.no_replay = true;
     needs_reconnect = "--no-replay";
     return;
+  case CHECKPOINT_FILE:
+    if (arg[0] == '\0')
+      bad_option ("--checkpoint: needs a file name");
+    opt.checkpoint_file = arg;
+    opt.resume = ckfile_exists (arg);
+    return;
   }
 }
 
@@ -293,6 +301,7 @@ parse_options (int argc, char *argv[])
     case 'v': opt.verbose = true; break;
     case RECONNECT: case RECONNECT_DELAY: case REQUEST_TIMEOUT:
     case CHECKPOINT_BYTES_OPT: case CHECKPOINT_SECONDS_OPT: case NO_REPLAY:
+    case CHECKPOINT_FILE:
       parse_reconnect_option (c, optarg);
       break;
     case 'V': print_version ("nbdcopy"); exit (EXIT_SUCCESS);
@@ -304,8 +313,10 @@ parse_options (int argc, char *argv[])
   check_sizes ();
   if (opt.blkhash_file && !opt.blkhash_digest)
     parse_blkhash (NULL);
-  if (needs_reconnect && opt.rc.window <= 0)
-    bad_option ("%s needs --reconnect", needs_reconnect);
+  if (needs_reconnect && opt.no_replay && opt.rc.window <= 0)
+    bad_option ("--no-replay needs --reconnect");
+  if (needs_reconnect && !resilient ())
+    bad_option ("%s needs --reconnect or --checkpoint", needs_reconnect);
   if (opt.rc.request_timeout < 0)
     opt.rc.request_timeout =
       opt.rc.window > 0 ? RECONNECT_REQUEST_TIMEOUT : 0;
@@ -318,16 +329,18 @@ parse_options (int argc, char *argv[])
 static void
 check_reconnectable (const struct rw *rw, const char *which)
 {
-  if (opt.rc.window <= 0)
+  const char *o = opt.rc.window > 0 ? "--reconnect" : "--checkpoint";
+
+  if (!resilient ())
     return;
   if (rw->argv)
-    bad_option ("--reconnect: the %s is a subprocess, which cannot be "
-                "connected to again", which);
+    bad_option ("%s: the %s is a subprocess, which cannot be "
+                "connected to again", o, which);
   if (rw->kind == RW_PIPE)
-    bad_option ("--reconnect: the %s is a pipe, which cannot be read or "
-                "written again", which);
+    bad_option ("%s: the %s is a pipe, which cannot be read or "
+                "written again", o, which);
   if (opt.synchronous)
-    bad_option ("--reconnect does not work with --synchronous");
+    bad_option ("%s does not work with --synchronous", o);
 }
 
 /* Parse one endpoint at argv[*i]: a word, or "[ CMD ARGS ... ]".  For
@@ -511,7 +524,7 @@ main (int argc, char *argv[])
     bad_option ("too many arguments after SOURCE and DESTINATION");
   if (src_argv == NULL && strcmp (src_name, "null:") == 0)
     bad_option ("null: can only be the destination");
-  if (opt.rc.window > 0 && (src_argv || dst_argv))
+  if (resilient () && (src_argv || dst_argv))
     check_reconnectable (&(struct rw) { .argv = src_argv ? src_argv
                                                          : dst_argv },
                          src_argv ? "source" : "destination");
@@ -531,6 +544,8 @@ main (int argc, char *argv[])
     print_settings ();
   if (opt.blkhash_digest)
     blkhash_init (src.size);
+  if (opt.checkpoint_file)
+    ckfile_open (opt.checkpoint_file);
 
   if (opt.synchronous)
     copy_sync ();
@@ -541,7 +556,7 @@ main (int argc, char *argv[])
    * error (as in libnbd 1.22); --multi-writers flushes only to make
    * the connections' writes consistent, and only where it can.
    */
-  if (opt.rc.window > 0 && dst.kind == RW_NBD && dst.can_flush)
+  if (resilient () && dst.kind == RW_NBD && dst.can_flush)
     ;                           /* every worker ended with a flush */
   else if (opt.flush ||
            (opt.multi_writers && dst.kind == RW_NBD && dst.can_flush))
@@ -552,9 +567,10 @@ main (int argc, char *argv[])
     reconnect_stats_print ("nbdcopy", &rc_stats);
   /* After copying ranges again, bytes_done may not add up. */
   if (opt.blkhash_digest)
-    blkhash_finish (opt.rc.window > 0 ? (uint64_t) src.size
+    blkhash_finish (resilient () ? (uint64_t) src.size
                     : atomic_load (&bytes_done));
   close_endpoint (&src);
   close_endpoint (&dst);
+  ckfile_finish ();
   return EXIT_SUCCESS;
 }

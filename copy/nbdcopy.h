@@ -87,6 +87,8 @@ struct options {
   uint64_t checkpoint_bytes;    /* flush after this much written ... */
   double checkpoint_seconds;    /* ... or this long */
   bool no_replay;               /* testing only: lose unflushed writes */
+  const char *checkpoint_file;  /* --checkpoint=FILE, else NULL */
+  bool resume;                  /* that file exists: an earlier run's */
   /* Not an option: what the ends and --blkhash need (main.c).  Every
    * work range, zero extent and read starts on a multiple of it, so
    * that no request breaks either end's minimum block size.
@@ -95,6 +97,15 @@ struct options {
 };
 
 extern struct options opt;
+
+/* Whether workers checkpoint (copy-resilient.c): with --reconnect or
+ * --checkpoint.
+ */
+static inline bool
+resilient (void)
+{
+  return opt.rc.window > 0 || opt.checkpoint_file != NULL;
+}
 extern struct rw src, dst;
 
 /* Bytes of the source finished so far, for the progress display. */

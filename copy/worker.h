@@ -18,6 +18,7 @@ struct slot {
   uint64_t offset;
   size_t count;
   unsigned refs;                /* the read plus each write in flight */
+  bool hash_only;               /* durable already: only --blkhash */
 };
 
 struct worker {
@@ -39,6 +40,8 @@ struct worker {
   double stall_since;           /* last reply, or first issue when idle */
   struct range_log written;     /* ranges since the last flush */
   struct range_log redo;        /* ranges to copy again */
+  struct range_log hash_queue;  /* durable ranges to read for --blkhash */
+  bool hash_only;               /* the range being read is one of them */
   uint64_t ckpt_bytes;          /* written since the last flush */
   uint64_t counted;             /* added to bytes_done since then */
   double ckpt_time;             /* when that flush was */
