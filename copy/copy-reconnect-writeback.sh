@@ -21,12 +21,13 @@ src_uri=$uri
 # behind the writeback cache (slowed to about 40 MB/s), killing its
 # server twice.
 #
-# nbdcopy --reconnect copies in ranges of 32M, and on a reconnect sends
-# the last two ranges again even with --no-replay: they held the
-# requests in flight.  So that --no-replay can lose anything, one worker
-# (-C 1) goes several ranges without a checkpoint (1G, 600 s: none
-# before the end): each kill, in the middle of the 4th range since the
-# last flush (the copy flushes once it has replayed), drops at least
+# nbdcopy --reconnect copies in ranges of 32M (or --checkpoint-bytes,
+# if smaller), and after a reconnect copies the range it was in again
+# even with --no-replay: it held the requests in flight.  So that
+# --no-replay can lose anything, the copy must go several ranges
+# without a checkpoint: one worker (-C 1), none before the end (1G,
+# 600 s).  Each kill, in the middle of the 4th range since the last
+# flush (the copy flushes once it has replayed), then drops at least
 # two ranges that only the replay writes again.
 copy_under_kills ()
 {
