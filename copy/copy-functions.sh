@@ -116,7 +116,8 @@ wait_progress ()
 reconnect_summary ()
 {
   local line re
-  re='^nbdcopy: \([0-9]*\) reconnects*, waited [0-9.]* s, replayed \([0-9]*\) bytes$'
+  re='^nbdcopy: \([0-9]*\) reconnects*, waited [0-9.]* s, '
+  re+='replayed \([0-9]*\) bytes$'
   line=$(grep "$re" "$1" | tail -n1)
   if [ -z "$line" ]; then
     echo "$0: no reconnect summary on stderr"
