@@ -39,7 +39,10 @@ copy_under_kills ()
   dst=(--filter=rate --filter=cache file "$tmp/dst"
        rate=320M cache=writeback)
   start_nbdkit "$tmp/dst.sock" "${dst[@]}"
-  start_copy "$tmp/err" "$tmp/progress" -C 1 \
+  # --flush: the copy must end durable too, since the server is
+  # killed at the end (without it nbdcopy, as libnbd 1.22's, leaves
+  # the last writes to the server).
+  start_copy "$tmp/err" "$tmp/progress" -C 1 --flush \
     --reconnect=60 --reconnect-delay=0.1:1 \
     --checkpoint-bytes=1G --checkpoint-seconds=600 \
     "$@" "$src_uri" "$uri"
