@@ -8,7 +8,8 @@
 #   1.22.2  the same program on libnbd 1.22.2's libnbd.so.0 ($peer13/run):
 #           the same binary for Go, OCaml and Rust (they link
 #           libnbd.so.0), the tree's nbd module for Python
-#   1.14.2  Python only: Debian 12's own python3-libnbd, when installed
+#   1.14.2  Python and OCaml: Debian 12's own binding (python3-libnbd,
+#           libnbd-ocaml-dev) on its libnbd, when installed
 # Every side of a binding runs under the same interpreter or binary.
 # One warm-up round, then ROUNDS interleaved rounds on one server;
 # prints the medians of each side's reads/s and client CPU per 1000
@@ -16,7 +17,9 @@
 # ratios ours/other.
 #
 #   ROUNDS (5), BINDINGS ("python go ocaml rust"), THREADS (8),
-#   READS (25), RDELAY (10ms), PEER13 (1.22.2)
+#   READS (25), RDELAY (10ms; 0: no delay filter), PEER13 (1.22.2)
+# 200 reads take about 20 ms of CPU: the CPU figures need more reads
+# (THREADS=4 READS=5000 RDELAY=0) to mean anything.
 set -euo pipefail
 . "$(dirname "$0")/functions.sh"
 
@@ -91,6 +94,20 @@ build_ocaml ()
      -I "$builddir/ocaml" -linkpkg "$builddir/ocaml/mlnbd.cmxa" \
      threads_client.ml -ccopt "-L$builddir/lib/.libs" -o threads-client)
   same_binary "$tmpdir/ml/threads-client"
+  # Debian's own binding (libnbd-ocaml-dev), the same source.
+  if env -u OCAMLPATH ocamlfind query nbd >/dev/null 2>&1; then
+    mkdir "$tmpdir/ml-debian"
+    cp "$tmpdir/ml/threads_client.ml" "$tmpdir/ml-debian/"
+    (cd "$tmpdir/ml-debian" &&
+     env -u OCAMLPATH -u LD_LIBRARY_PATH ocamlfind ocamlopt -thread \
+       -package unix,threads.posix,nbd -linkpkg threads_client.ml \
+       -o threads-client)
+    side_debian=(env -u LD_LIBRARY_PATH -u LD_PRELOAD "${unfair_env[@]}"
+                 "$tmpdir/ml-debian/threads-client")
+    sides+=(debian)
+  else
+    echo "ocaml: no libnbd-ocaml-dev, 1.14.2 left out"
+  fi
 }
 
 # The crate without its default features: "log" turns the handle's
@@ -182,7 +199,11 @@ report ()
 echo "$(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(nproc) CPUs," \
      "load $(cut -d' ' -f1-3 /proc/loadavg);" \
      "$threads threads x $reads reads of 4 KiB, rdelay=$rdelay, $rounds rounds"
-start_server --filter=delay memory 1M rdelay="$rdelay"
+if [ "$rdelay" = 0 ]; then
+  start_server memory 1M
+else
+  start_server --filter=delay memory 1M rdelay="$rdelay"
+fi
 for b in $bindings; do
   case $b in
     python|go|ocaml|rust) "build_$b" ;;
