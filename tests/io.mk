@@ -18,6 +18,7 @@ io_c_tests = \
 	io-threads-poller \
 	io-threads-shutdown \
 	io-threads-sync-parallel \
+	io-threads-sync-killed \
 	io-poll-woken \
 	io-pread-initialize \
 	io-aio-read-zeroed \
@@ -28,6 +29,8 @@ check_PROGRAMS += $(io_c_tests)
 TESTS += $(io_c_tests)
 # The poll loop of io-threads-poller and io-threads-shutdown.
 EXTRA_DIST += poll-thread.h
+# The background server io-server-killed and io-threads-sync-killed kill.
+EXTRA_DIST += bg-server.h
 
 # io-qemu-client is not a test itself: io-sync-vs-qemu.sh runs it.
 check_PROGRAMS += io-qemu-client
