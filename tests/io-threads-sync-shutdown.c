@@ -31,7 +31,7 @@
 struct reader {
   pthread_t thread;
   unsigned id;
-  unsigned ok;                  /* reads that succeeded */
+  unsigned ok;                  /* reads that succeeded (atomic) */
   char error[256];              /* the first failure, or "" */
 };
 
@@ -70,7 +70,8 @@ read_until_failure (void *arg)
             r->id);
     if (first_word (buf) != offset)
       FAIL ("reader %u: wrong data at %" PRIu64, r->id, offset);
-    r->ok++;
+    /* Only this thread writes it; the shutter reads it meanwhile. */
+    __atomic_store_n (&r->ok, r->ok + 1, __ATOMIC_RELAXED);
   }
 }
 
