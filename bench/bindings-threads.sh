@@ -10,7 +10,8 @@
 #           libnbd.so.0), the tree's nbd module for Python
 #   1.14.2  Python and OCaml: Debian 12's own binding (python3-libnbd,
 #           libnbd-ocaml-dev) on its libnbd, when installed
-# Every side of a binding runs under the same interpreter or binary.
+# Python runs under /usr/bin/python3 on every side; ours and 1.22.2 run
+# one binary for the others.
 # One warm-up round, then ROUNDS interleaved rounds on one server;
 # prints the medians of each side's reads/s and client CPU per 1000
 # reads (first call to last return), and the medians of the per-round
