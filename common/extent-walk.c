@@ -60,22 +60,63 @@ walk_entries (void *opaque, const char *context, uint64_t offset,
   return 0;
 }
 
+/* The next request of the walk: from W->pos, at most W->max_request. */
+static uint64_t
+next_request (struct extent_walk *w, uint64_t end)
+{
+  uint64_t len = end - w->pos < w->max_request ? end - w->pos
+                                                : w->max_request;
+
+  w->request = w->pos;
+  w->limit = w->pos + len;
+  return len;
+}
+
+/* What a finished request (R its result: 0, or -1 failed) means. */
+static enum extent_walk_result
+request_result (struct extent_walk *w, int r)
+{
+  if (r == -1)
+    return w->bad_reply ? EXTENT_WALK_BAD_REPLY : EXTENT_WALK_NBD_ERROR;
+  if (w->stopped)
+    return EXTENT_WALK_STOPPED;
+  if (w->pos == w->request)
+    return EXTENT_WALK_NO_EXTENTS;
+  return EXTENT_WALK_OK;
+}
+
 enum extent_walk_result
 extent_walk (struct nbd_handle *nbd, struct extent_walk *w, uint64_t end)
 {
   nbd_extent64_callback cb = { .callback = walk_entries, .user_data = w };
+  enum extent_walk_result res;
   uint64_t len;
 
   while (w->pos < end) {
-    w->request = w->pos;
-    len = end - w->pos < w->max_request ? end - w->pos : w->max_request;
-    w->limit = w->pos + len;
-    if (nbd_block_status_64 (nbd, len, w->pos, cb, 0) == -1)
-      return w->bad_reply ? EXTENT_WALK_BAD_REPLY : EXTENT_WALK_NBD_ERROR;
-    if (w->stopped)
-      return EXTENT_WALK_STOPPED;
-    if (w->pos == w->request)
-      return EXTENT_WALK_NO_EXTENTS;
+    len = next_request (w, end);
+    res = request_result (w, nbd_block_status_64 (nbd, len, w->request,
+                                                  cb, 0));
+    if (res != EXTENT_WALK_OK)
+      return res;
   }
   return EXTENT_WALK_OK;
+}
+
+int
+extent_walk_aio (struct nbd_handle *nbd, struct extent_walk *w,
+                 uint64_t end, nbd_completion_callback done)
+{
+  nbd_extent64_callback cb = { .callback = walk_entries, .user_data = w };
+  uint64_t len = next_request (w, end);
+
+  return nbd_aio_block_status_64 (nbd, len, w->request, cb, done, 0)
+    == -1 ? -1 : 0;
+}
+
+enum extent_walk_result
+extent_walk_aio_result (struct extent_walk *w, int error)
+{
+  if (error && w->bad_reply == NULL)
+    return EXTENT_WALK_NBD_ERROR;
+  return request_result (w, error ? -1 : 0);
 }

@@ -43,4 +43,15 @@ extern enum extent_walk_result extent_walk (struct nbd_handle *nbd,
                                             struct extent_walk *w,
                                             uint64_t end);
 
+/* The same walk one request at a time, for a caller with its own poll
+ * loop: extent_walk_aio issues the request for the next part (-1 if it
+ * could not: see nbd_get_error); once DONE has run with ERROR,
+ * extent_walk_aio_result says what the reply meant.  While it says
+ * EXTENT_WALK_OK and W->pos < END, issue the next.
+ */
+extern int extent_walk_aio (struct nbd_handle *nbd, struct extent_walk *w,
+                            uint64_t end, nbd_completion_callback done);
+extern enum extent_walk_result extent_walk_aio_result (struct extent_walk *w,
+                                                       int error);
+
 #endif /* COMMON_EXTENT_WALK_H */

@@ -165,8 +165,9 @@ reconnect_stats_print (const char *prog, struct reconnect_stats *s)
 {
   uint64_t ms = atomic_load (&s->waited_ms);
 
-  fprintf (stderr, "%s: %u reconnects, waited %" PRIu64 ".%03" PRIu64
-           " s, replayed %" PRIu64 " bytes\n", prog,
-           atomic_load (&s->reconnects), ms / 1000, ms % 1000,
-           atomic_load (&s->bytes_replayed));
+  unsigned n = atomic_load (&s->reconnects);
+
+  fprintf (stderr, "%s: %u reconnect%s, waited %" PRIu64 ".%03" PRIu64
+           " s, replayed %" PRIu64 " bytes\n", prog, n, n == 1 ? "" : "s",
+           ms / 1000, ms % 1000, atomic_load (&s->bytes_replayed));
 }

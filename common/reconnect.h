@@ -101,7 +101,7 @@ struct reconnect_stats {
   _Atomic uint64_t bytes_replayed;
 };
 
-/* "N reconnects, waited S s, replayed B bytes" */
+/* "PROG: N reconnects, waited S s, replayed B bytes" on stderr */
 extern void reconnect_stats_print (const char *prog,
                                    struct reconnect_stats *s);
 

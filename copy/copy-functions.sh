@@ -45,3 +45,84 @@ must_fail ()
 if [ -n "$VG" ]; then
   VG="${builddir:-.}/../libtool --mode=execute $VG"
 fi
+
+# restart_nbdkit SOCKET ARGS...: SIGKILL the nbdkit on SOCKET, as a
+# crash would end it, leave the socket dead for a moment (so that a
+# client trying to reconnect meets a refusal and backs off) and start a
+# new nbdkit there with ARGS.
+restart_nbdkit ()
+{
+  local sock=$1
+  shift
+  kill_nbdkit "$sock"
+  rm -f "$sock" "$sock.pid"
+  sleep 0.5
+  start_nbdkit "$sock" "$@"
+}
+
+# start_copy ERR-FILE PROGRESS-FILE ARGS...: nbdcopy ARGS in the
+# background, its stderr in ERR-FILE and its --progress=3 lines in
+# PROGRESS-FILE; $copy is its pid, killed at exit if still running.
+start_copy ()
+{
+  local err=$1 progress=$2
+  shift 2
+  : > "$progress"
+  $VG nbdcopy --progress=3 "$@" 2>"$err" 3>"$progress" &
+  copy=$!
+  cleanup_fn "kill $copy 2>/dev/null"
+}
+
+# finish_copy ERR-FILE: wait for the nbdcopy start_copy started, show
+# its stderr (without the library's debug lines -v adds, megabytes of
+# them), and set $copy_status to its exit status.
+finish_copy ()
+{
+  copy_status=0
+  wait "$copy" || copy_status=$?
+  grep -v '^libnbd: debug: ' "$1" || :
+  echo "$0: nbdcopy exited with status $copy_status"
+}
+
+# wait_progress PROGRESS-FILE PCT: wait until the copy start_copy
+# started has written a progress line of at least PCT percent.  Fails
+# if the copy ended first (then a kill would not test a running copy)
+# or after a minute.
+wait_progress ()
+{
+  local file=$1 pct=$2 last
+  for _ in $(seq 600); do
+    if ! kill -0 "$copy" 2>/dev/null; then
+      echo "$0: nbdcopy ended before reaching $pct%"
+      exit 1
+    fi
+    last=$(tail -n1 "$file")
+    last=${last%/100}
+    if [ -n "$last" ] && [ "$last" -ge "$pct" ]; then
+      if [ "$last" -ge 100 ]; then
+        echo "$0: nbdcopy finished before a fault at $pct%"
+        exit 1
+      fi
+      return 0
+    fi
+    sleep 0.1
+  done
+  echo "$0: nbdcopy did not reach $pct% in a minute"
+  exit 1
+}
+
+# reconnect_summary ERR-FILE: check the summary line nbdcopy prints
+# after reconnecting and set $reconnects and $replayed from it.
+reconnect_summary ()
+{
+  local line re
+  re='^nbdcopy: \([0-9]*\) reconnects*, waited [0-9.]* s, '
+  re+='replayed \([0-9]*\) bytes$'
+  line=$(grep "$re" "$1" | tail -n1)
+  if [ -z "$line" ]; then
+    echo "$0: no reconnect summary on stderr"
+    exit 1
+  fi
+  reconnects=$(sed "s/$re/\1/" <<<"$line")
+  replayed=$(sed "s/$re/\2/" <<<"$line")
+}

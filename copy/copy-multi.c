@@ -14,28 +14,7 @@
 #include <time.h>
 
 #include "nbdcopy.h"
-
-struct worker;
-
-/* A read buffer, busy from its read until its last write is done. */
-struct slot {
-  struct worker *w;
-  char *buf;                    /* request_size bytes, allocated on use */
-  uint64_t offset;
-  size_t count;
-  unsigned refs;                /* the read plus each write in flight */
-};
-
-struct worker {
-  size_t index;                 /* also the connection index */
-  pthread_t thread;
-  struct nbd_handle *src_h, *dst_h; /* NULL unless that end is NBD */
-  struct slot *slots;
-  struct slot **free;
-  size_t nr_slots, nr_free;
-  unsigned zeros_in_flight;     /* NBD zero commands, no slot */
-  struct extent_list extents;
-};
+#include "worker.h"
 
 /* An NBD write (S set) or zero (S NULL) in flight, for the error
  * message.
@@ -65,10 +44,32 @@ xmalloc (size_t n)
   return p;
 }
 
-static unsigned
+unsigned
 busy (struct worker *w)
 {
-  return (w->nr_slots - w->nr_free) + w->zeros_in_flight;
+  return (w->nr_slots - w->nr_free) + w->zeros_in_flight +
+    w->others_in_flight;
+}
+
+/* A failed command or poll: fatal, unless --reconnect is on and the
+ * connection is what failed.
+ */
+static void
+failed (struct worker *w, struct rw *rw, const char *what,
+        uint64_t offset, int err, const char *msg)
+{
+  if (opt.rc.window > 0)
+    note_failure (w, rw, what, offset, err, msg);
+  else
+    die_io (rw, what, offset, err, msg);
+}
+
+/* Bytes of the source done, counted for this worker's replays too. */
+static void
+count_done (struct worker *w, uint64_t n)
+{
+  atomic_fetch_add (&bytes_done, n);
+  w->counted += n;
 }
 
 /* The set of connections poll_once waits on. */
@@ -80,7 +81,8 @@ struct poll_set {
 };
 
 static void
-add_poll (struct poll_set *ps, struct rw *rw, struct nbd_handle *h)
+add_poll (struct worker *w, struct poll_set *ps, struct rw *rw,
+          struct nbd_handle *h)
 {
   unsigned dir;
   size_t n = ps->n;
@@ -89,8 +91,10 @@ add_poll (struct poll_set *ps, struct rw *rw, struct nbd_handle *h)
     return;
   dir = nbd_aio_get_direction (h);
   ps->p[n].fd = nbd_aio_get_fd (h);
-  if (ps->p[n].fd == -1)
-    die_io (rw, "poll", 0, nbd_get_errno (), nbd_get_error ());
+  if (ps->p[n].fd == -1) {
+    failed (w, rw, "poll", 0, nbd_get_errno (), nbd_get_error ());
+    return;
+  }
   ps->p[n].events = ((dir & LIBNBD_AIO_DIRECTION_READ) ? POLLIN : 0) |
     ((dir & LIBNBD_AIO_DIRECTION_WRITE) ? POLLOUT : 0);
   ps->p[n].revents = 0;
@@ -100,7 +104,8 @@ add_poll (struct poll_set *ps, struct rw *rw, struct nbd_handle *h)
 }
 
 static void
-notify (struct rw *rw, struct nbd_handle *h, short revents)
+notify (struct worker *w, struct rw *rw, struct nbd_handle *h,
+        short revents)
 {
   int r = 0;
 
@@ -109,32 +114,40 @@ notify (struct rw *rw, struct nbd_handle *h, short revents)
   else if (revents & POLLOUT)
     r = nbd_aio_notify_write (h);
   if (r == -1)
-    die_io (rw, "poll", 0, nbd_get_errno (), nbd_get_error ());
+    failed (w, rw, "poll", 0, nbd_get_errno (), nbd_get_error ());
 }
 
 /* Wait for either connection of the worker to make progress.  Only
  * NBD commands can be in flight, since local I/O completes at once.
  */
-static void
+void
 poll_once (struct worker *w)
 {
   struct poll_set ps = { .n = 0 };
   size_t i;
+  int r, timeout = opt.rc.request_timeout > 0 ? poll_timeout (w) : -1;
 
-  add_poll (&ps, &src, w->src_h);
-  add_poll (&ps, &dst, w->dst_h);
+  add_poll (w, &ps, &src, w->src_h);
+  add_poll (w, &ps, &dst, w->dst_h);
+  if (ps.n == 0 && w->broken)
+    return;
   if (ps.n == 0) {
     fprintf (stderr, "nbdcopy: internal error: nothing to wait for\n");
     abort ();
   }
-  if (poll (ps.p, ps.n, -1) == -1) {
+  r = poll (ps.p, ps.n, timeout);
+  if (r == -1) {
     if (errno == EINTR)
       return;
     perror ("poll");
     exit (EXIT_FAILURE);
   }
+  if (r == 0 && timeout >= 0) {
+    poll_timed_out (w);
+    return;
+  }
   for (i = 0; i < ps.n; i++)
-    notify (ps.rw[i], ps.h[i], ps.p[i].revents);
+    notify (w, ps.rw[i], ps.h[i], ps.p[i].revents);
 }
 
 /* Wait until another command may start (and a slot is free if
@@ -144,7 +157,8 @@ poll_once (struct worker *w)
 static void
 wait_capacity (struct worker *w, bool need_slot)
 {
-  while ((need_slot && w->nr_free == 0) || busy (w) >= opt.requests)
+  while (!w->broken &&
+         ((need_slot && w->nr_free == 0) || busy (w) >= opt.requests))
     poll_once (w);
 }
 
@@ -169,8 +183,10 @@ write_done (void *vp, int *error)
 {
   struct pending *p = vp;
 
+  if (opt.rc.request_timeout > 0)
+    note_reply (p->w);
   if (*error)
-    die_io (&dst, p->s ? "write" : "zero", p->offset, *error, NULL);
+    failed (p->w, &dst, p->s ? "write" : "zero", p->offset, *error, NULL);
   if (p->s)
     slot_put (p->s);
   else
@@ -179,9 +195,10 @@ write_done (void *vp, int *error)
 }
 
 static void
-aio_failed (struct rw *rw, const char *what, uint64_t offset)
+aio_failed (struct worker *w, struct rw *rw, const char *what,
+            uint64_t offset)
 {
-  die_io (rw, what, offset, nbd_get_errno (), nbd_get_error ());
+  failed (w, rw, what, offset, nbd_get_errno (), nbd_get_error ());
 }
 
 /* Zero an NBD destination range with commands of at most MAX, or
@@ -200,14 +217,20 @@ nbd_zero_range (struct worker *w, uint64_t offset, uint64_t len,
     n = len < max ? len : max;
     if (may_wait)
       wait_capacity (w, false);
+    if (w->broken)
+      return;
+    if (opt.rc.request_timeout > 0)
+      note_issue (w);
     cb.user_data = new_pending (w, NULL, offset);
     w->zeros_in_flight++;
     if (dst.can_zero)
       r = nbd_aio_zero (w->dst_h, n, offset, cb, flags);
     else
       r = nbd_aio_pwrite (w->dst_h, zero_buffer (n), n, offset, cb, 0);
-    if (r == -1)
-      aio_failed (&dst, "zero", offset);
+    if (r == -1) {
+      w->zeros_in_flight--;
+      aio_failed (w, &dst, "zero", offset);
+    }
   }
 }
 
@@ -232,6 +255,8 @@ write_run (void *opaque, uint64_t offset, size_t len, size_t buf_offset,
   struct slot *s = opaque;
   nbd_completion_callback cb = { .callback = write_done, .free = free };
 
+  if (s->w->broken)
+    return;                     /* the range will be copied again */
   if (zero) {
     zero_range (s->w, offset, len, false);
     return;
@@ -243,8 +268,10 @@ write_run (void *opaque, uint64_t offset, size_t len, size_t buf_offset,
   s->refs++;
   cb.user_data = new_pending (s->w, s, offset);
   if (nbd_aio_pwrite (s->w->dst_h, s->buf + buf_offset, len, offset, cb,
-                      0) == -1)
-    aio_failed (&dst, "write", offset);
+                      0) == -1) {
+    s->refs--;
+    aio_failed (s->w, &dst, "write", offset);
+  }
 }
 
 static void
@@ -252,9 +279,9 @@ finish_read (struct slot *s)
 {
   if (opt.blkhash_digest)
     blkhash_data (s->offset, s->buf, s->count);
-  if (dst.kind != RW_NULL)
+  if (dst.kind != RW_NULL && !s->hash_only)
     split_runs (s->buf, s->count, s->offset, write_run, s);
-  atomic_fetch_add (&bytes_done, s->count);
+  count_done (s->w, s->count);
   slot_put (s);
 }
 
@@ -263,8 +290,13 @@ read_done (void *vp, int *error)
 {
   struct slot *s = vp;
 
-  if (*error)
-    die_io (&src, "read", s->offset, *error, NULL);
+  if (opt.rc.request_timeout > 0)
+    note_reply (s->w);
+  if (*error) {
+    failed (s->w, &src, "read", s->offset, *error, NULL);
+    slot_put (s);
+    return 1;
+  }
   finish_read (s);
   return 1;
 }
@@ -276,23 +308,30 @@ start_read (struct worker *w, uint64_t offset, size_t len)
   nbd_completion_callback cb = { .callback = read_done };
 
   wait_capacity (w, true);
+  if (w->broken)
+    return;
+  if (opt.rc.request_timeout > 0)
+    note_issue (w);
   s = w->free[--w->nr_free];
   if (s->buf == NULL)
     s->buf = xmalloc (opt.request_size);
   s->offset = offset;
   s->count = len;
   s->refs = 1;
+  s->hash_only = w->hash_only;
   if (src.kind != RW_NBD) {
     rw_pread (&src, w->index, s->buf, len, offset);
     finish_read (s);
     return;
   }
   cb.user_data = s;
-  if (nbd_aio_pread (w->src_h, s->buf, len, offset, cb, 0) == -1)
-    aio_failed (&src, "read", offset);
+  if (nbd_aio_pread (w->src_h, s->buf, len, offset, cb, 0) == -1) {
+    slot_put (s);
+    aio_failed (w, &src, "read", offset);
+  }
 }
 
-static void
+void
 copy_extent (struct worker *w, const struct extent *e)
 {
   uint64_t offset, end = e->offset + e->length;
@@ -301,22 +340,23 @@ copy_extent (struct worker *w, const struct extent *e)
   if (e->zero) {
     if (opt.blkhash_digest)
       blkhash_zero (e->offset, e->length);
-    zero_range (w, e->offset, e->length, true);
-    atomic_fetch_add (&bytes_done, e->length);
+    if (!w->hash_only)
+      zero_range (w, e->offset, e->length, true);
+    count_done (w, e->length);
     return;
   }
   if (use_copy_file_range &&
       rw_copy_file_range (&src, &dst, e->offset, e->length)) {
-    atomic_fetch_add (&bytes_done, e->length);
+    count_done (w, e->length);
     return;
   }
-  for (offset = e->offset; offset < end; offset += n) {
+  for (offset = e->offset; offset < end && !w->broken; offset += n) {
     n = end - offset < opt.request_size ? end - offset : opt.request_size;
     start_read (w, offset, n);
   }
 }
 
-static bool
+bool
 next_range (uint64_t *offset, uint64_t *len)
 {
   uint64_t size = work_range_size ();
@@ -364,6 +404,18 @@ free_worker (struct worker *w)
   free (w->slots);
   free (w->free);
   free (w->extents.v);
+  range_log_free (&w->written);
+  range_log_free (&w->redo);
+  range_log_free (&w->hash_queue);
+}
+
+void
+worker_finished (void)
+{
+  pthread_mutex_lock (&done_lock);
+  workers_done++;
+  pthread_cond_signal (&done_cond);
+  pthread_mutex_unlock (&done_lock);
 }
 
 static void *
@@ -382,10 +434,7 @@ worker_main (void *vp)
   }
   while (busy (w) > 0)
     poll_once (w);
-  pthread_mutex_lock (&done_lock);
-  workers_done++;
-  pthread_cond_signal (&done_cond);
-  pthread_mutex_unlock (&done_lock);
+  worker_finished ();
   return NULL;
 }
 
@@ -430,7 +479,8 @@ copy_multi (void)
     opt.sparse_size == 0 && !opt.blkhash_digest && !opt.allocated;
   for (i = 0; i < opt.threads; i++) {
     init_worker (&workers[i], i);
-    err = pthread_create (&workers[i].thread, NULL, worker_main,
+    err = pthread_create (&workers[i].thread, NULL,
+                          resilient () ? worker_resilient : worker_main,
                           &workers[i]);
     if (err != 0) {
       fprintf (stderr, "nbdcopy: pthread_create: %s\n", strerror (err));

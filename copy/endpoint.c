@@ -149,13 +149,17 @@ open_local_destination (struct rw *rw, int64_t src_size)
   if (strcmp (rw->name, "-") == 0)
     rw->fd = STDOUT_FILENO;
   else {
-    rw->fd = open (rw->name, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    /* --checkpoint reads the destination back to check it. */
+    rw->fd = open (rw->name, (opt.checkpoint_file ? O_RDWR : O_WRONLY) |
+                   O_CREAT | O_CLOEXEC, 0644);
     if (rw->fd == -1)
       die_errno (rw->name, "open");
   }
   classify_fd (rw);
   if (is_append (rw->fd))
     write_in_order (rw, false);
+  else if (rw->kind == RW_FILE && opt.resume)
+    ;                           /* resuming: what is there is kept */
   else if (rw->kind == RW_FILE && src_size >= 0)
     size_file (rw, src_size);
   else if (rw->kind == RW_FILE)
@@ -195,7 +199,13 @@ close_endpoint (struct rw *rw)
   size_t i;
 
   for (i = 0; i < rw->nr_handles; i++) {
-    if (nbd_shutdown (rw->handles[i], 0) == -1) {
+    /* With --reconnect everything was flushed already: a server gone
+     * since then loses nothing.
+     */
+    if (nbd_shutdown (rw->handles[i], 0) == -1 &&
+        !(opt.rc.window > 0 &&
+          reconnect_is_connection_error (rw->handles[i],
+                                         nbd_get_errno ()))) {
       fprintf (stderr, "nbdcopy: %s: %s\n", rw->name, nbd_get_error ());
       exit (EXIT_FAILURE);
     }

@@ -136,5 +136,16 @@ split_runs (const char *buf, size_t len, uint64_t offset, run_fn fn,
 uint64_t
 work_range_size (void)
 {
-  return WORK_RANGE_SIZE / opt.unit * opt.unit;
+  uint64_t size = WORK_RANGE_SIZE;
+
+  /* With --reconnect or --checkpoint a worker flushes between ranges,
+   * and copies its last ranges again after a reconnect: keep them
+   * short.
+   */
+  if (resilient () && size > RESILIENT_RANGE_SIZE)
+    size = RESILIENT_RANGE_SIZE;
+  if (resilient () && size > opt.checkpoint_bytes)
+    size = opt.checkpoint_bytes;
+  size = size / opt.unit * opt.unit;
+  return size > 0 ? size : opt.unit;
 }

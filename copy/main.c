@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "checkpoint-file.h"
 #include "human-size.h"
 #include "list-options.h"
 #include "nbdcopy.h"
@@ -26,13 +27,21 @@ struct options opt = {
   .sparse_size = 4096,
   .blkhash_block_size = 64 * 1024,
   .unit = 1,
+  .rc = { .delay_min = RECONNECT_DELAY_MIN, .delay_max = RECONNECT_DELAY_MAX,
+          .request_timeout = -1 },
+  .checkpoint_bytes = CHECKPOINT_BYTES,
+  .checkpoint_seconds = CHECKPOINT_SECONDS,
 };
+/* Set by an option that only makes sense with --reconnect. */
+static const char *needs_reconnect;
 struct rw src, dst;
 
 enum {
   HELP_OPTION = CHAR_MAX + 1, LONG_OPTIONS, SHORT_OPTIONS, ALLOCATED,
   DESTINATION_IS_ZERO, FLUSH, NO_EXTENTS, QUEUE_SIZE, REQUEST_SIZE,
-  SYNCHRONOUS, BLKHASH, BLKHASH_FILE, MULTI_WRITERS,
+  SYNCHRONOUS, BLKHASH, BLKHASH_FILE, MULTI_WRITERS, RECONNECT,
+  RECONNECT_DELAY, REQUEST_TIMEOUT, CHECKPOINT_BYTES_OPT,
+  CHECKPOINT_SECONDS_OPT, NO_REPLAY, CHECKPOINT_FILE,
 };
 
 static const char short_options[] = "C:pR:S:T:vV";
@@ -43,14 +52,21 @@ static const struct option long_options[] = {
   { "allocated", no_argument, NULL, ALLOCATED },
   { "blkhash", optional_argument, NULL, BLKHASH },
   { "blkhash-file", required_argument, NULL, BLKHASH_FILE },
+  { "checkpoint", required_argument, NULL, CHECKPOINT_FILE },
+  { "checkpoint-bytes", required_argument, NULL, CHECKPOINT_BYTES_OPT },
+  { "checkpoint-seconds", required_argument, NULL, CHECKPOINT_SECONDS_OPT },
   { "connections", required_argument, NULL, 'C' },
   { "destination-is-zero", no_argument, NULL, DESTINATION_IS_ZERO },
   { "target-is-zero", no_argument, NULL, DESTINATION_IS_ZERO },
   { "flush", no_argument, NULL, FLUSH },
   { "multi-writers", no_argument, NULL, MULTI_WRITERS },
   { "no-extents", no_argument, NULL, NO_EXTENTS },
+  { "no-replay", no_argument, NULL, NO_REPLAY },
   { "progress", optional_argument, NULL, 'p' },
   { "queue-size", required_argument, NULL, QUEUE_SIZE },
+  { "reconnect", required_argument, NULL, RECONNECT },
+  { "reconnect-delay", required_argument, NULL, RECONNECT_DELAY },
+  { "request-timeout", required_argument, NULL, REQUEST_TIMEOUT },
   { "request-size", required_argument, NULL, REQUEST_SIZE },
   { "requests", required_argument, NULL, 'R' },
   { "sparse", required_argument, NULL, 'S' },
@@ -73,6 +89,9 @@ usage (FILE *fp, int status)
 "          [--queue-size=N] [--request-size=N] [-R N|--requests=N]\n"
 "          [-S N|--sparse=N] [--synchronous] [-T N|--threads=N] [-v]\n"
 "          [--blkhash[=DIGEST[/BLOCKSIZE]]] [--blkhash-file=FILE]\n"
+"          [--reconnect=SECONDS [--reconnect-delay=MIN:MAX]\n"
+"           [--checkpoint-bytes=N] [--checkpoint-seconds=SECONDS]]\n"
+"          [--request-timeout=SECONDS] [--checkpoint=FILE]\n"
 "          SOURCE DESTINATION\n"
 "\n"
 "  SOURCE, DESTINATION := - | FILE | DEVICE | NBD-URI | [ CMD ARGS ... ]\n"
@@ -140,6 +159,60 @@ parse_progress (const char *arg)
     return;
   }
   opt.progress_fd = parse_unsigned ("--progress", arg, 0);
+}
+
+static double
+parse_seconds (const char *option, const char *arg)
+{
+  const char *err;
+  double d;
+
+  if (!reconnect_parse_seconds (arg, &d, &err))
+    bad_option ("%s: %s: '%s'", option, err, arg);
+  return d;
+}
+
+static void
+parse_reconnect_option (int c, const char *arg)
+{
+  const char *err;
+
+  switch (c) {
+  case RECONNECT:
+    opt.rc.window = parse_seconds ("--reconnect", arg);
+    return;
+  case REQUEST_TIMEOUT:
+    opt.rc.request_timeout = parse_seconds ("--request-timeout", arg);
+    return;
+  case RECONNECT_DELAY:
+    if (!reconnect_parse_delay (arg, &opt.rc, &err))
+      bad_option ("--reconnect-delay: %s: '%s'", err, arg);
+    needs_reconnect = "--reconnect-delay";
+    return;
+  case CHECKPOINT_BYTES_OPT:
+    opt.checkpoint_bytes = parse_size ("--checkpoint-bytes", arg);
+    if (opt.checkpoint_bytes < MIN_CHECKPOINT_BYTES)
+      bad_option ("--checkpoint-bytes: must be at least %d",
+                  MIN_CHECKPOINT_BYTES);
+    needs_reconnect = "--checkpoint-bytes";
+    return;
+  case CHECKPOINT_SECONDS_OPT:
+    opt.checkpoint_seconds = parse_seconds ("--checkpoint-seconds", arg);
+    if (opt.checkpoint_seconds <= 0)
+      bad_option ("--checkpoint-seconds: must be more than 0");
+    needs_reconnect = "--checkpoint-seconds";
+    return;
+  case NO_REPLAY:
+    opt.no_replay = true;
+    needs_reconnect = "--no-replay";
+    return;
+  case CHECKPOINT_FILE:
+    if (arg[0] == '\0')
+      bad_option ("--checkpoint: needs a file name");
+    opt.checkpoint_file = arg;
+    opt.resume = ckfile_exists (arg);
+    return;
+  }
 }
 
 /* DIGEST[/BLOCKSIZE] */
@@ -226,6 +299,11 @@ parse_options (int argc, char *argv[])
     case SYNCHRONOUS: opt.synchronous = true; break;
     case 'T': opt.threads = parse_unsigned ("--threads", optarg, 0); break;
     case 'v': opt.verbose = true; break;
+    case RECONNECT: case RECONNECT_DELAY: case REQUEST_TIMEOUT:
+    case CHECKPOINT_BYTES_OPT: case CHECKPOINT_SECONDS_OPT: case NO_REPLAY:
+    case CHECKPOINT_FILE:
+      parse_reconnect_option (c, optarg);
+      break;
     case 'V': print_version ("nbdcopy"); exit (EXIT_SUCCESS);
     default:
       fprintf (stderr, "Try 'nbdcopy --help' for usage.\n");
@@ -235,6 +313,34 @@ parse_options (int argc, char *argv[])
   check_sizes ();
   if (opt.blkhash_file && !opt.blkhash_digest)
     parse_blkhash (NULL);
+  if (needs_reconnect && opt.no_replay && opt.rc.window <= 0)
+    bad_option ("--no-replay needs --reconnect");
+  if (needs_reconnect && !resilient ())
+    bad_option ("%s needs --reconnect or --checkpoint", needs_reconnect);
+  if (opt.rc.request_timeout < 0)
+    opt.rc.request_timeout =
+      opt.rc.window > 0 ? RECONNECT_REQUEST_TIMEOUT : 0;
+}
+
+/* --reconnect dials an end again and reads its ranges again: neither
+ * can be done with a pipe, nor with a server nbdcopy started itself,
+ * which is gone with its socket.
+ */
+static void
+check_reconnectable (const struct rw *rw, const char *which)
+{
+  const char *o = opt.rc.window > 0 ? "--reconnect" : "--checkpoint";
+
+  if (!resilient ())
+    return;
+  if (rw->argv)
+    bad_option ("%s: the %s is a subprocess, which cannot be "
+                "connected to again", o, which);
+  if (rw->kind == RW_PIPE)
+    bad_option ("%s: the %s is a pipe, which cannot be read or "
+                "written again", o, which);
+  if (opt.synchronous)
+    bad_option ("%s does not work with --synchronous", o);
 }
 
 /* Parse one endpoint at argv[*i]: a word, or "[ CMD ARGS ... ]".  For
@@ -418,10 +524,16 @@ main (int argc, char *argv[])
     bad_option ("too many arguments after SOURCE and DESTINATION");
   if (src_argv == NULL && strcmp (src_name, "null:") == 0)
     bad_option ("null: can only be the destination");
+  if (resilient () && (src_argv || dst_argv))
+    check_reconnectable (&(struct rw) { .argv = src_argv ? src_argv
+                                                         : dst_argv },
+                         src_argv ? "source" : "destination");
 
   open_source (&src, src_name, src_argv);
   open_destination (&dst, dst_name, dst_argv, src.size);
   check_destination ();
+  check_reconnectable (&src, "source");
+  check_reconnectable (&dst, "destination");
   if (src.kind == RW_NBD && !src.can_extents)
     opt.extents = false;
   choose_connections ();
@@ -432,6 +544,8 @@ main (int argc, char *argv[])
     print_settings ();
   if (opt.blkhash_digest)
     blkhash_init (src.size);
+  if (opt.checkpoint_file)
+    ckfile_open (opt.checkpoint_file);
 
   if (opt.synchronous)
     copy_sync ();
@@ -442,13 +556,22 @@ main (int argc, char *argv[])
    * error (as in libnbd 1.22); --multi-writers flushes only to make
    * the connections' writes consistent, and only where it can.
    */
-  if (opt.flush ||
-      (opt.multi_writers && dst.kind == RW_NBD && dst.can_flush))
+  if (resilient () && (opt.flush || opt.checkpoint_file) &&
+      dst.kind == RW_NBD && dst.can_flush)
+    ;                           /* every worker ended with a flush */
+  else if (opt.flush ||
+           (opt.multi_writers && dst.kind == RW_NBD && dst.can_flush))
     rw_flush (&dst);
   progress_update (true);
+  if (opt.rc.window > 0 &&
+      (atomic_load (&rc_stats.reconnects) > 0 || opt.verbose))
+    reconnect_stats_print ("nbdcopy", &rc_stats);
+  /* After copying ranges again, bytes_done may not add up. */
   if (opt.blkhash_digest)
-    blkhash_finish (atomic_load (&bytes_done));
+    blkhash_finish (resilient () ? (uint64_t) src.size
+                    : atomic_load (&bytes_done));
   close_endpoint (&src);
   close_endpoint (&dst);
+  ckfile_finish ();
   return EXIT_SUCCESS;
 }

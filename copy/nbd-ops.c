@@ -1,6 +1,8 @@
 /* nbd-ops.c: connecting to an NBD endpoint and learning what it can do. */
 #include <config.h>
 
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,14 +16,47 @@ die_nbd (struct rw *rw)
   exit (EXIT_FAILURE);
 }
 
-/* One more connection to RW, configured the same way as the first. */
-struct nbd_handle *
-nbd_connect_one (struct rw *rw)
+/* Connect H to URI, giving up after TIMEOUT seconds (returning -2): a
+ * server that accepts but never answers (stopped, or behind a dead
+ * link) must not hold a reconnecting copy for ever.
+ */
+static int
+connect_uri_within (struct nbd_handle *h, const char *uri, double timeout)
 {
-  struct nbd_handle *h = nbd_create ();
+  double deadline = reconnect_now () + timeout, left;
+  struct pollfd p;
+  unsigned dir;
+  int r;
 
-  if (h == NULL)
-    die_nbd (rw);
+  if (nbd_aio_connect_uri (h, uri) == -1)
+    return -1;
+  while (nbd_aio_is_connecting (h) == 1) {
+    dir = nbd_aio_get_direction (h);
+    p.fd = nbd_aio_get_fd (h);
+    p.events = ((dir & LIBNBD_AIO_DIRECTION_READ) ? POLLIN : 0) |
+      ((dir & LIBNBD_AIO_DIRECTION_WRITE) ? POLLOUT : 0);
+    left = deadline - reconnect_now ();
+    r = left > 0 ? poll (&p, 1, (int) (left * 1000) + 1) : 0;
+    if (r == -1 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      return -2;
+    if ((p.revents & (POLLIN | POLLHUP | POLLERR)) ?
+        nbd_aio_notify_read (h) == -1 :
+        (p.revents & POLLOUT) && nbd_aio_notify_write (h) == -1)
+      return -1;
+  }
+  return nbd_aio_is_ready (h) == 1 ? 0 : -1;
+}
+
+/* Configure H as every connection to RW is, and connect it: 0, or -1
+ * (see nbd_get_error), or -2 (timed out).
+ */
+static int
+connect_handle (struct nbd_handle *h, struct rw *rw)
+{
+  int r;
+
   nbd_set_handle_name (h, rw->is_source ? "src" : "dst");
   if (opt.verbose)
     nbd_set_debug (h, true);
@@ -29,20 +64,64 @@ nbd_connect_one (struct rw *rw)
    * chunks do not cover it.
    */
   if (nbd_set_pread_initialize (h, false) == -1)
-    die_nbd (rw);
+    return -1;
   if (rw->is_source && opt.extents &&
       nbd_add_meta_context (h, LIBNBD_CONTEXT_BASE_ALLOCATION) == -1)
-    die_nbd (rw);
-  if (rw->argv) {
-    if (nbd_connect_systemd_socket_activation (h, rw->argv) == -1)
-      die_nbd (rw);
+    return -1;
+  if (rw->argv)
+    return nbd_connect_systemd_socket_activation (h, rw->argv);
+  if (nbd_set_uri_allow_local_file (h, true) == -1)
+    return -1;
+  if (opt.rc.window > 0 && opt.rc.request_timeout > 0) {
+    r = connect_uri_within (h, rw->uri, opt.rc.request_timeout);
+    if (r < 0)
+      return r;
   }
-  else {
-    if (nbd_set_uri_allow_local_file (h, true) == -1 ||
-        nbd_connect_uri (h, rw->uri) == -1)
-      die_nbd (rw);
+  else if (nbd_connect_uri (h, rw->uri) == -1)
+    return -1;
+  /* A peer that vanished is then found even when nothing is in
+   * flight.
+   */
+  if (opt.rc.window > 0)
+    reconnect_keepalive (h);
+  return 0;
+}
+
+/* One more connection to RW, configured the same way as the first. */
+struct nbd_handle *
+nbd_connect_one (struct rw *rw)
+{
+  struct nbd_handle *h;
+  char err[256];
+  int errnum;
+
+  h = nbd_try_connect (rw, err, sizeof err, &errnum);
+  if (h == NULL) {
+    fprintf (stderr, "nbdcopy: %s: %s\n", rw->name, err);
+    exit (EXIT_FAILURE);
   }
   return h;
+}
+
+struct nbd_handle *
+nbd_try_connect (struct rw *rw, char *err, size_t len, int *errnum)
+{
+  struct nbd_handle *h = nbd_create ();
+  int r = h ? connect_handle (h, rw) : -1;
+
+  if (r == 0)
+    return h;
+  if (r == -2) {
+    snprintf (err, len, "no answer within %g seconds",
+              opt.rc.request_timeout);
+    *errnum = ETIMEDOUT;
+  }
+  else {
+    snprintf (err, len, "%s", nbd_get_error ());
+    *errnum = nbd_get_errno ();
+  }
+  nbd_close (h);
+  return NULL;
 }
 
 /* The first connection: what the server offers decides the rest. */
@@ -74,4 +153,6 @@ nbd_open (struct rw *rw)
   /* The library checks what the server sent: a power of 2 up to 64K. */
   min = nbd_get_block_size (h, LIBNBD_SIZE_MINIMUM);
   rw->minimum = min > 0 ? min : 1;
+  if (resilient () && export_facts_read (h, &rw->facts) == -1)
+    die_nbd (rw);
 }

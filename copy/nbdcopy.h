@@ -9,14 +9,24 @@
 
 #include <libnbd.h>
 
+#include "reconnect.h"
+
 #define MIN_REQUEST_SIZE 4096
 #define MAX_REQUEST_SIZE (32 * 1024 * 1024)
 /* Workers take the image in ranges of this size, one at a time. */
 #define WORK_RANGE_SIZE (128 * 1024 * 1024)
+/* The same with --reconnect (see work_range_size). */
+#define RESILIENT_RANGE_SIZE (32 * 1024 * 1024)
 /* The largest single zero request sent to an NBD server (its length is
  * 32 bits without extended headers).
  */
 #define MAX_ZERO_SIZE (1024 * 1024 * 1024)
+/* --reconnect's checkpoints: a flush per connection after this many
+ * bytes or seconds.
+ */
+#define CHECKPOINT_BYTES (16ULL * 1024 * 1024 * 1024)
+#define CHECKPOINT_SECONDS 30
+#define MIN_CHECKPOINT_BYTES (1024 * 1024)
 
 enum rw_kind { RW_NBD, RW_FILE, RW_BLOCK, RW_PIPE, RW_NULL };
 
@@ -38,6 +48,8 @@ struct rw {
   uint32_t preferred;           /* preferred block size, 0 if unknown */
   uint32_t minimum;             /* minimum block size: a power of 2, 1 if
                                    the server asks for none */
+  struct export_facts facts;    /* of the first connection, which every
+                                   reconnection must match */
 };
 
 /* One extent of the source: LENGTH bytes that are data, or read as zero. */
@@ -71,6 +83,12 @@ struct options {
   const char *blkhash_digest;   /* NULL = no blkhash */
   uint64_t blkhash_block_size;
   const char *blkhash_file;     /* NULL = stdout */
+  struct reconnect_policy rc;   /* --reconnect and its companions */
+  uint64_t checkpoint_bytes;    /* flush after this much written ... */
+  double checkpoint_seconds;    /* ... or this long */
+  bool no_replay;               /* testing only: lose unflushed writes */
+  const char *checkpoint_file;  /* --checkpoint=FILE, else NULL */
+  bool resume;                  /* that file exists: an earlier run's */
   /* Not an option: what the ends and --blkhash need (main.c).  Every
    * work range, zero extent and read starts on a multiple of it, so
    * that no request breaks either end's minimum block size.
@@ -79,10 +97,22 @@ struct options {
 };
 
 extern struct options opt;
+
+/* Whether workers checkpoint (copy-resilient.c): with --reconnect or
+ * --checkpoint.
+ */
+static inline bool
+resilient (void)
+{
+  return opt.rc.window > 0 || opt.checkpoint_file != NULL;
+}
 extern struct rw src, dst;
 
 /* Bytes of the source finished so far, for the progress display. */
 extern _Atomic uint64_t bytes_done;
+
+/* What reconnecting cost (copy-resilient.c). */
+extern struct reconnect_stats rc_stats;
 
 /* endpoint.c */
 extern void open_source (struct rw *rw, const char *name, char **argv);
@@ -95,6 +125,9 @@ extern const char *rw_ops_name (enum rw_kind k);
 /* nbd-ops.c */
 extern void nbd_open (struct rw *rw);
 extern struct nbd_handle *nbd_connect_one (struct rw *rw);
+/* The same, or NULL with the reason in ERR (LEN bytes) and *ERRNUM. */
+extern struct nbd_handle *nbd_try_connect (struct rw *rw, char *err,
+                                           size_t len, int *errnum);
 
 /* rw.c: synchronous operations on any endpoint.  CONN picks the NBD
  * connection.  Every failure prints a message naming the endpoint and
@@ -114,6 +147,9 @@ extern bool rw_copy_file_range (struct rw *from, struct rw *to,
 extern void die_io (struct rw *rw, const char *what, uint64_t offset,
                     int err, const char *msg)
   __attribute__ ((noreturn));
+/* "nbdcopy: MESSAGE" and exit with STATUS; safe from any thread. */
+extern void die (int status, const char *fmt, ...)
+  __attribute__ ((noreturn, format (printf, 2, 3)));
 
 /* extents.c */
 extern void extent_add (struct extent_list *l, uint64_t offset,

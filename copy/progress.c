@@ -62,6 +62,7 @@ progress_update (bool final)
 {
   static double start = -1, last_draw;
   static int last_pct = -1;
+  static uint64_t shown;
   uint64_t done = atomic_load (&bytes_done);
   double t = now ();
   unsigned pct;
@@ -70,6 +71,12 @@ progress_update (bool final)
     return;
   if (start < 0)
     start = t;
+  /* Ranges copied again after a reconnect are not progress: the bar
+   * waits for the copy to come back to where it was.
+   */
+  if (done < shown)
+    done = shown;
+  shown = done;
   if (final)
     pct = 100;
   else if (src.size > 0)

@@ -8,6 +8,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/falloc.h>
@@ -16,12 +18,29 @@
 #include "nbdcopy.h"
 
 void
+die (int status, const char *fmt, ...)
+{
+  static pthread_mutex_t exiting = PTHREAD_MUTEX_INITIALIZER;
+  va_list ap;
+
+  /* exit is not for two threads at once: the first to fail speaks and
+   * exits, any other waits here until the process is gone.
+   */
+  pthread_mutex_lock (&exiting);
+  fputs ("nbdcopy: ", stderr);
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputc ('\n', stderr);
+  exit (status);
+}
+
+void
 die_io (struct rw *rw, const char *what, uint64_t offset, int err,
         const char *msg)
 {
-  fprintf (stderr, "nbdcopy: %s: %s failed at offset %" PRIu64 ": %s\n",
-           rw->name, what, offset, msg ? msg : strerror (err));
-  exit (EXIT_FAILURE);
+  die (EXIT_FAILURE, "%s: %s failed at offset %" PRIu64 ": %s",
+       rw->name, what, offset, msg ? msg : strerror (err));
 }
 
 static void __attribute__ ((noreturn))

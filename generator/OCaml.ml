@@ -695,8 +695,11 @@ limited.";
   "Threads", "\
 Every call releases the OCaml runtime lock while libnbd runs, so other
 threads (of the C<threads> library) run while one waits on the server;
-callbacks take the lock again.  Threads may share a handle: a call
-waits while another thread's call holds the handle.";
+callbacks take the lock again.  Threads may share a handle, and their
+blocking calls on it run in parallel: N threads calling C<NBD.pread>
+on one handle have up to N requests in flight, each thread waiting
+for its own reply (unlike libnbd 1.22, where each waits for the
+previous call's whole round trip; see L<libnbd(3)/HANDLES>).";
 ]
 
 let generate_libnbd_ocaml_3 () =

@@ -762,7 +762,10 @@ let generate_man_page () =
   pr "Every call \\fBnbd_\\fR\\fIname\\fR of the C API that takes a handle\n";
   pr "is the method \\fIname\\fR of \\fBHandle\\fR, taking \\fB&self\\fR:\n";
   pr "a handle may be shared between threads and is \\fBSend\\fR and\n";
-  pr "\\fBSync\\fR.  \\fBHandle::new()\\fR calls \\fBnbd_create\\fR(3), and\n";
+  pr "\\fBSync\\fR, and blocking calls from several threads on one handle\n";
+  pr "run in parallel, each thread waiting for its own reply (unlike\n";
+  pr "libnbd 1.22; see \\fBlibnbd\\fR(3)).\n";
+  pr "\\fBHandle::new()\\fR calls \\fBnbd_create\\fR(3), and\n";
   pr "dropping the handle calls \\fBnbd_close\\fR(3).\n";
   pr ".PP\n";
   pr "The crate \\fBlibnbd-sys\\fR holds the raw \\fBextern \"C\"\\fR\n";

@@ -33,7 +33,6 @@
 #define PROBE_SIZE 16384
 #define PROBE_ROUNDS 5
 
-static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
 static bool aes_faster;          /* AES-128-GCM beat ChaCha20 here */
 static unsigned aes_mbs, chacha_mbs; /* what the probe saw, for debug */
 
@@ -148,15 +147,15 @@ append_name (char *s, unsigned cipher)
 
 /* "-CIPHER-ALL:+A:+B..." naming the N ciphers of LIST with every
  * AES-GCM cipher that follows ChaCha20 moved to just before it, the
- * rest in their order, then ":TAIL" if TAIL; NULL if that would
- * change nothing (or on ENOMEM).
+ * rest in their order; NULL if that would change nothing (or on
+ * ENOMEM).
  */
 static char *
-reorder (const unsigned *list, int n, const char *tail)
+reorder (const unsigned *list, int n)
 {
   int chacha = -1, i;
   bool moved = false;
-  size_t len = sizeof "-CIPHER-ALL:" + (tail ? strlen (tail) : 0);
+  size_t len = sizeof "-CIPHER-ALL:";
   char *s;
 
   for (i = 0; i < n; ++i) {
@@ -177,31 +176,27 @@ reorder (const unsigned *list, int n, const char *tail)
   for (i = chacha; i < n; ++i)          /* ChaCha20 and the rest */
     if (!is_aes_gcm (list[i]))
       append_name (s, list[i]);
-  if (tail) {
-    strcat (s, ":");
-    strcat (s, tail);
-  }
   return s;
 }
 
-/* What to append to the default priorities for this session, or NULL
- * to keep the default's cipher order.
+static pthread_once_t decide_once = PTHREAD_ONCE_INIT;
+static char *order_base;        /* the reordered ciphers, or NULL */
+static const char *order_kept;  /* why not, for debug, or NULL */
+
+/* Once per process: whether to reorder, and the string that does it.
+ * The default priorities are the process's (GnuTLS reads its
+ * configuration once), so neither changes from session to session.
  */
-static char *
-cipher_order (struct nbd_handle *h, const char *tail)
+static void
+decide (void)
 {
   unsigned *def, *normal;
   int ndef, nnormal;
-  char *order = NULL;
 
-  (void) pthread_once (&probe_once, probe);
-  debug (h, "TLS cipher speed here (measured once per process): "
-         "AES-128-GCM %u MB/s, ChaCha20-Poly1305 %u MB/s",
-         aes_mbs, chacha_mbs);
+  probe ();
   if (!aes_faster) {
-    debug (h, "TLS priority: AES-GCM is not faster here, "
-           "GnuTLS's cipher order kept");
-    return NULL;
+    order_kept = "AES-GCM is not faster here, GnuTLS's cipher order kept";
+    return;
   }
   ndef = ciphers_of (NULL, &def);
   nnormal = ciphers_of ("NORMAL", &normal);
@@ -212,12 +207,35 @@ cipher_order (struct nbd_handle *h, const char *tail)
    */
   if (ndef == 0 || ndef != nnormal ||
       memcmp (def, normal, ndef * sizeof *def) != 0)
-    debug (h, "TLS priority: the default priorities are not GnuTLS's "
-           "NORMAL, their cipher order kept");
+    order_kept = "the default priorities are not GnuTLS's NORMAL, "
+      "their cipher order kept";
   else
-    order = reorder (def, ndef, tail);
+    order_base = reorder (def, ndef);
   free (def);
   free (normal);
+}
+
+/* What to append to the default priorities for this session (the
+ * reordered ciphers, then TAIL if not NULL), or NULL to keep the
+ * default's cipher order.
+ */
+static char *
+cipher_order (struct nbd_handle *h, const char *tail)
+{
+  char *order;
+
+  (void) pthread_once (&decide_once, decide);
+  debug (h, "TLS cipher speed here (measured once per process): "
+         "AES-128-GCM %u MB/s, ChaCha20-Poly1305 %u MB/s",
+         aes_mbs, chacha_mbs);
+  if (order_kept)
+    debug (h, "TLS priority: %s", order_kept);
+  if (order_base == NULL)
+    return NULL;
+  if (tail == NULL)
+    return strdup (order_base);
+  if (asprintf (&order, "%s:%s", order_base, tail) == -1)
+    return NULL;
   return order;
 }
 

@@ -38,6 +38,9 @@ start_nbdkit ()
   local sock=$1 pidfile
   shift
   pidfile="$sock.pid"
+  # A pid file or socket left by an earlier server (nbdkit 1.32 leaves
+  # its socket when killed) must not pass for the new one.
+  rm -f "$pidfile" "$sock"
   nbdkit -U "$sock" -P "$pidfile" -f "$@" &
   for _ in $(seq 100); do
     [ -s "$pidfile" ] && break

@@ -12,63 +12,10 @@
 #include <libnbd.h>
 
 #include "test-common.h"
+#include "bg-server.h"
 
 #define NR_CB 8                 /* reads with completion callbacks */
 #define NR_PLAIN 4              /* reads without */
-
-static char tmpdir[] = "/tmp/io-server-killedXXXXXX";
-static char sock[64], pidfile[64];
-static pid_t server_pid;
-
-static void
-cleanup (void)
-{
-  if (server_pid > 0)
-    kill (server_pid, SIGKILL);
-  unlink (sock);
-  unlink (pidfile);
-  rmdir (tmpdir);
-}
-
-static void
-sleep_ms (long ms)
-{
-  struct timespec ts = { .tv_sec = ms / 1000,
-                         .tv_nsec = (ms % 1000) * 1000000 };
-
-  nanosleep (&ts, NULL);
-}
-
-/* Start nbdkit in the background; it writes its pid when ready. */
-static void
-start_server (void)
-{
-  char cmd[512];
-  FILE *fp;
-  int i;
-
-  CHECK (mkdtemp (tmpdir) != NULL);
-  snprintf (sock, sizeof sock, "%s/sock", tmpdir);
-  snprintf (pidfile, sizeof pidfile, "%s/pid", tmpdir);
-  atexit (cleanup);
-  snprintf (cmd, sizeof cmd,
-            "nbdkit -U %s -P %s --filter=delay memory size=1M rdelay=2",
-            sock, pidfile);
-  if (system (cmd) != 0)
-    FAIL ("could not start nbdkit: %s", cmd);
-  for (i = 0; i < 100; ++i) {
-    fp = fopen (pidfile, "r");
-    if (fp) {
-      if (fscanf (fp, "%d", &server_pid) == 1 && server_pid > 0) {
-        fclose (fp);
-        return;
-      }
-      fclose (fp);
-    }
-    sleep_ms (50);
-  }
-  FAIL ("nbdkit did not write %s", pidfile);
-}
 
 static int
 completion_cb (void *user_data, int *error)
@@ -84,6 +31,7 @@ completion_cb (void *user_data, int *error)
 int
 main (void)
 {
+  const struct bg_server *srv;
   struct nbd_handle *h;
   static char buf[NR_CB + NR_PLAIN][4096];
   int errs[NR_CB];
@@ -92,11 +40,11 @@ main (void)
   time_t start;
 
   requires_program ("nbdkit");
-  start_server ();
+  srv = bg_server_start ("--filter=delay memory size=1M rdelay=2");
 
   h = nbd_create ();
   CHECK (h != NULL);
-  CHECK (nbd_connect_unix (h, sock) == 0);
+  CHECK (nbd_connect_unix (h, srv->sock) == 0);
 
   for (i = 0; i < NR_CB; ++i) {
     errs[i] = -1;
@@ -119,8 +67,7 @@ main (void)
   }
   CHECK (nbd_aio_in_flight (h) == NR_CB + NR_PLAIN);
 
-  CHECK (kill (server_pid, SIGKILL) == 0);
-  server_pid = 0;
+  bg_server_kill ();
 
   /* Poll until every command has completed; nbd_poll fails once the
    * handle is dead, and that is fine.

@@ -18,6 +18,9 @@ io_c_tests = \
 	io-threads-poller \
 	io-threads-shutdown \
 	io-threads-sync-parallel \
+	io-threads-sync-killed \
+	io-threads-sync-shutdown \
+	io-threads-sync-slow-one \
 	io-poll-woken \
 	io-pread-initialize \
 	io-aio-read-zeroed \
@@ -28,6 +31,8 @@ check_PROGRAMS += $(io_c_tests)
 TESTS += $(io_c_tests)
 # The poll loop of io-threads-poller and io-threads-shutdown.
 EXTRA_DIST += poll-thread.h
+# The background server of io-server-killed and the io-threads-sync-*.
+EXTRA_DIST += bg-server.h
 
 # io-qemu-client is not a test itself: io-sync-vs-qemu.sh runs it.
 check_PROGRAMS += io-qemu-client

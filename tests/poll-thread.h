@@ -5,7 +5,11 @@
  * It never waits with the handle locked: the direction is a lock-free
  * read and only the notify calls lock, so the other threads can queue
  * commands while it sleeps in poll(2).  A command queued meanwhile may
- * change the direction, hence the short timeout.
+ * change the direction, hence the short timeout, on ours as on 1.22:
+ * the library wakes a thread in nbd_poll (io-poll-woken), but this is
+ * the program's own poll(2) on the handle's fd, which nothing wakes
+ * (ours adds no descriptor to it, as promised).  The timeout also lets
+ * poll_thread_stop end a poll with nothing in flight.
  */
 #ifndef POLL_THREAD_H
 #define POLL_THREAD_H

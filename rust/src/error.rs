@@ -68,7 +68,9 @@ impl ErrorKind {
         }
     }
 
-    /// The message alone, without the errno.
+    /// The message alone, without the errno (the event loop hands it
+    /// back to libnbd, which adds its own).
+    #[cfg(feature = "tokio")]
     pub(crate) fn description(&self) -> String {
         match self {
             Self::WithErrno { description, .. } | Self::WithoutErrno { description } => {
@@ -108,6 +110,7 @@ impl Error {
     }
 
     /// The message alone: no errno, no "fatal" prefix.
+    #[cfg(feature = "tokio")]
     pub(crate) fn description(&self) -> String {
         match self {
             Self::Recoverable(e) | Self::Fatal(FatalErrorKind::Libnbd(e)) => e.description(),

@@ -1,0 +1,424 @@
+/* copy-resilient.c: a worker's copy loop with --reconnect.  The worker
+ * copies its ranges as copy-multi.c does, and also
+ *  - flushes its destination connection at checkpoints, remembering
+ *    the ranges written since the last flush;
+ *  - on a dead connection (either end), waits for what is still in
+ *    flight, dials the dead end again, checks the export is the same,
+ *    and copies again every range written since the last flush, since
+ *    a server that restarted may have lost any write not flushed.
+ * Each worker owns its connections, so each recovers alone.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "checkpoint-file.h"
+#include "extent-walk.h"
+#include "nbdcopy.h"
+#include "worker.h"
+
+struct reconnect_stats rc_stats;
+
+void
+note_failure (struct worker *w, struct rw *rw, const char *what,
+              uint64_t offset, int err, const char *msg)
+{
+  struct nbd_handle *h = rw == &src ? w->src_h : w->dst_h;
+
+  if (opt.rc.window <= 0 || !reconnect_is_connection_error (h, err))
+    die_io (rw, what, offset, err, msg);
+  if (rw == &src)
+    w->src_dead = true;
+  else
+    w->dst_dead = true;
+  if (!w->broken) {
+    w->broken = true;
+    w->broken_at = reconnect_now ();
+    if (w->outage_start == 0)
+      w->outage_start = w->broken_at;
+    snprintf (w->why, sizeof w->why, "%s: %s failed at offset %" PRIu64
+              ": %s", rw->name, what, offset,
+              msg ? msg : strerror (err));
+  }
+}
+
+void
+note_issue (struct worker *w)
+{
+  if (busy (w) == 0)
+    w->stall_since = reconnect_now ();
+}
+
+void
+note_reply (struct worker *w)
+{
+  w->stall_since = reconnect_now ();
+}
+
+/* Milliseconds poll may wait before the request timeout is reached. */
+int
+poll_timeout (struct worker *w)
+{
+  double left = w->stall_since + opt.rc.request_timeout - reconnect_now ();
+
+  return left <= 0 ? 0 : (int) (left * 1000) + 1;
+}
+
+/* Mark an end whose commands got no reply as dead, and break its
+ * socket so that the library fails them and nothing more is sent.
+ */
+static void
+time_out (struct worker *w, struct rw *rw, struct nbd_handle *h)
+{
+  bool first;
+
+  if (h == NULL || nbd_aio_in_flight (h) <= 0)
+    return;
+  first = !w->broken;
+  note_failure (w, rw, "request", 0, ETIMEDOUT, NULL);
+  if (first) {
+    snprintf (w->why, sizeof w->why, "%s: no reply for %g seconds",
+              rw->name, opt.rc.request_timeout);
+    /* The outage began with the silence, not when it was noticed. */
+    if (w->outage_start == w->broken_at)
+      w->outage_start = w->stall_since;
+    w->broken_at = w->stall_since;
+  }
+  reconnect_break (h);
+}
+
+void
+poll_timed_out (struct worker *w)
+{
+  if (reconnect_now () - w->stall_since < opt.rc.request_timeout)
+    return;
+  if (opt.rc.window <= 0)
+    die (EXIT_FAILURE, "no reply for %g seconds: giving up",
+         opt.rc.request_timeout);
+  time_out (w, &src, w->src_h);
+  time_out (w, &dst, w->dst_h);
+}
+
+/* A command the worker waits for alone: block status or flush. */
+struct lone_call {
+  struct worker *w;
+  struct extent_walk walk;      /* block status only */
+  bool done;
+  int error;
+};
+
+static int
+lone_done (void *vp, int *error)
+{
+  struct lone_call *c = vp;
+
+  c->done = true;
+  c->error = *error;
+  c->w->others_in_flight--;
+  note_reply (c->w);
+  return 1;
+}
+
+/* Until C's command is done.  A dead or broken connection fails it in
+ * the library, so this always ends, and C (on the caller's stack) is
+ * never touched afterwards.
+ */
+static void
+wait_lone (struct lone_call *c)
+{
+  while (!c->done)
+    poll_once (c->w);
+}
+
+static bool
+add_extent (void *opaque, uint64_t offset, uint64_t length, uint64_t flags)
+{
+  extent_add (opaque, offset, length, (flags & LIBNBD_STATE_ZERO) != 0);
+  return true;
+}
+
+/* The source's extents over the range, through the worker's poll loop
+ * so that the request timeout covers them too.
+ */
+static void
+source_extents (struct worker *w, uint64_t offset, uint64_t len)
+{
+  struct lone_call c = {
+    .w = w,
+    .walk = { .context = LIBNBD_CONTEXT_BASE_ALLOCATION,
+              .max_request = len, .fn = add_extent,
+              .opaque = &w->extents, .pos = offset },
+  };
+  nbd_completion_callback cb = { .callback = lone_done, .user_data = &c };
+  uint64_t end = offset + len;
+
+  w->extents.len = 0;
+  while (c.walk.pos < end && !w->broken) {
+    note_issue (w);
+    c.done = false;
+    w->others_in_flight++;
+    if (extent_walk_aio (w->src_h, &c.walk, end, cb) == -1) {
+      w->others_in_flight--;
+      note_failure (w, &src, "block status", c.walk.request,
+                    nbd_get_errno (), nbd_get_error ());
+      return;
+    }
+    wait_lone (&c);
+    switch (extent_walk_aio_result (&c.walk, c.error)) {
+    case EXTENT_WALK_OK:
+      break;
+    case EXTENT_WALK_NBD_ERROR:
+      note_failure (w, &src, "block status", c.walk.request, c.error, NULL);
+      return;
+    case EXTENT_WALK_BAD_REPLY:
+      die_io (&src, "block status", c.walk.request, 0, c.walk.bad_reply);
+    default:
+      die_io (&src, "block status", c.walk.request, 0,
+              "server sent no extents");
+    }
+  }
+}
+
+static void
+copy_range (struct worker *w, uint64_t offset, uint64_t len)
+{
+  size_t i;
+
+  if (src.kind == RW_NBD && opt.extents)
+    source_extents (w, offset, len);
+  else
+    rw_extents (&src, w->index, offset, len, &w->extents);
+  if (w->broken)
+    return;
+  if (opt.unit > 1)
+    extents_align (&w->extents, opt.unit, src.size);
+  for (i = 0; i < w->extents.len && !w->broken; i++)
+    copy_extent (w, &w->extents.v[i]);
+}
+
+static void
+flush_destination (struct worker *w)
+{
+  struct lone_call c = { .w = w };
+  nbd_completion_callback cb = { .callback = lone_done, .user_data = &c };
+
+  /* Alone in flight after the drain.  Writing out what the server
+   * holds may take long: a flush may take ten request timeouts.
+   */
+  w->stall_since = reconnect_now () + 9 * opt.rc.request_timeout;
+  w->others_in_flight++;
+  if (nbd_aio_flush (w->dst_h, cb, 0) == -1) {
+    w->others_in_flight--;
+    note_failure (w, &dst, "flush", 0, nbd_get_errno (), nbd_get_error ());
+    return;
+  }
+  wait_lone (&c);
+  if (c.error)
+    note_failure (w, &dst, "flush", 0, c.error, NULL);
+}
+
+/* Wait for every write, flush (unless FLUSH is false: the end of a
+ * copy without --flush, which promises no durability, as in libnbd
+ * 1.22), and forget what is now durable.  A destination that cannot
+ * flush writes through (the protocol's promise), and a local file
+ * outlives any server: nothing to flush.
+ */
+static bool
+checkpoint (struct worker *w, bool flush)
+{
+  while (!w->broken && busy (w) > 0)
+    poll_once (w);
+  if (!w->broken && flush && dst.kind == RW_NBD && dst.can_flush)
+    flush_destination (w);
+  if (w->broken)
+    return false;
+  if (ckfile_active () && dst.fd >= 0 && fdatasync (dst.fd) == -1)
+    die_io (&dst, "fdatasync", 0, errno, NULL);
+  ckfile_durable (&w->written);
+  w->written.len = 0;
+  w->ckpt_bytes = 0;
+  w->counted = 0;
+  w->ckpt_time = reconnect_now ();
+  w->replaying = false;
+  w->outage_start = 0;
+  return true;
+}
+
+static bool
+checkpoint_due (struct worker *w)
+{
+  return (w->replaying && w->redo.len == 0) ||
+    w->ckpt_bytes >= opt.checkpoint_bytes ||
+    reconnect_now () - w->ckpt_time >= opt.checkpoint_seconds;
+}
+
+static bool
+in_flight (struct nbd_handle *h)
+{
+  return h && nbd_aio_in_flight (h) > 0;
+}
+
+/* Dial RW again for this worker within the outage's window, and
+ * insist that it is the same export.
+ */
+static void
+redial (struct worker *w, struct rw *rw, struct nbd_handle **hp,
+        struct backoff *b)
+{
+  struct nbd_handle *h;
+  struct export_facts f;
+  char err[256] = "", why[256];
+  int errnum = 0;
+
+  nbd_close (*hp);
+  *hp = rw->handles[w->index] = NULL;
+  for (;;) {
+    if (!backoff_wait (b)) {
+      if (err[0] == '\0')      /* no attempt: the outage is too old */
+        die (EXIT_FAILURE, "%s: the connection kept breaking for %g "
+             "seconds without progress\nnbdcopy: the last break: %s",
+             rw->name, opt.rc.window, w->why);
+      die (EXIT_FAILURE, "%s: could not reconnect within %g seconds: "
+           "%s\nnbdcopy: the connection broke: %s", rw->name,
+           opt.rc.window, err, w->why);
+    }
+    h = nbd_try_connect (rw, err, sizeof err, &errnum);
+    if (h)
+      break;
+    if (errnum == ENOTSUP && rw->facts.tls == 1)
+      die (EXIT_EXPORT_CHANGED, "%s: the export changed across a "
+           "reconnect: TLS changed from yes to no (%s)", rw->name, err);
+  }
+  if (export_facts_read (h, &f) == -1)
+    die (EXIT_FAILURE, "%s: %s", rw->name, nbd_get_error ());
+  if (export_facts_differ (&rw->facts, &f, why, sizeof why))
+    die (EXIT_EXPORT_CHANGED, "%s: the export changed across a "
+         "reconnect: %s", rw->name, why);
+  export_facts_free (&f);
+  *hp = rw->handles[w->index] = h;
+  atomic_fetch_add (&rc_stats.reconnects, 1);
+}
+
+/* After a failure: let what is in flight end (a broken socket fails it
+ * at once), dial the dead ends, and queue again every range written
+ * since the last flush (with --no-replay, for testing, only the range
+ * being copied at the break, much as other clients send again only
+ * what was in flight).
+ */
+static void
+recover (struct worker *w)
+{
+  struct backoff b;
+  uint64_t moved, uncount;
+
+  if (opt.verbose)
+    fprintf (stderr, "nbdcopy: connection %zu: %s: reconnecting\n",
+             w->index, w->why);
+  if (w->src_dead && w->src_h)
+    reconnect_break (w->src_h);
+  if (w->dst_dead && w->dst_h)
+    reconnect_break (w->dst_h);
+  while (busy (w) > 0 && (in_flight (w->src_h) || in_flight (w->dst_h)))
+    poll_once (w);
+  if (busy (w) > 0) {
+    fprintf (stderr, "nbdcopy: internal error: %u requests lost\n",
+             busy (w));
+    abort ();
+  }
+  /* The window is the outage's, which goes on until the connection
+   * makes progress: one that breaks over and over before it copies a
+   * whole range again is given one window, not one per break.
+   */
+  backoff_start (&b, &opt.rc);
+  b.start = w->outage_start;
+  if (w->src_dead)
+    redial (w, &src, &w->src_h, &b);
+  if (w->dst_dead)
+    redial (w, &dst, &w->dst_h, &b);
+  moved = range_log_move (&w->written, &w->redo, opt.no_replay ? 1 : 0);
+  uncount = w->counted < moved ? w->counted : moved;
+  atomic_fetch_sub (&bytes_done, uncount);
+  atomic_fetch_add (&rc_stats.bytes_replayed, moved);
+  atomic_fetch_add (&rc_stats.waited_ms, (uint64_t)
+                    ((reconnect_now () - w->broken_at) * 1000));
+  if (opt.verbose)
+    fprintf (stderr, "nbdcopy: connection %zu: reconnected after %.3f s, "
+             "copying %" PRIu64 " bytes again\n", w->index,
+             reconnect_now () - w->broken_at, moved);
+  w->counted = w->ckpt_bytes = 0;
+  w->ckpt_time = reconnect_now ();
+  w->replaying = moved > 0;
+  w->broken = w->src_dead = w->dst_dead = false;
+}
+
+/* A piece of a new range: to copy, or durable already (from an
+ * earlier run), then only read for --blkhash, or simply done.
+ */
+static void
+queue_piece (void *vp, uint64_t offset, uint64_t len, bool durable)
+{
+  struct worker *w = vp;
+
+  if (!durable)
+    range_log_add (&w->redo, offset, len);
+  else if (opt.blkhash_digest)
+    range_log_add (&w->hash_queue, offset, len);
+  else
+    atomic_fetch_add (&bytes_done, len);
+}
+
+static bool
+take_range (struct worker *w, uint64_t *offset, uint64_t *len)
+{
+  for (;;) {
+    w->hash_only = false;
+    if (range_log_take (&w->redo, offset, len))
+      return true;
+    w->hash_only = true;
+    if (range_log_take (&w->hash_queue, offset, len))
+      return true;
+    w->hash_only = false;
+    if (!next_range (offset, len))
+      return false;
+    if (!ckfile_active ())
+      return true;
+    ckfile_split (*offset, *len, queue_piece, w);
+  }
+}
+
+void *
+worker_resilient (void *vp)
+{
+  struct worker *w = vp;
+  uint64_t offset, len;
+
+  w->ckpt_time = reconnect_now ();
+  for (;;) {
+    if (!take_range (w, &offset, &len)) {
+      if (checkpoint (w, opt.flush || ckfile_active ()))
+        break;
+      recover (w);
+      continue;
+    }
+    /* A range only hashed goes in the log too: after a failure it is
+     * copied again, which is harmless.
+     */
+    range_log_add (&w->written, offset, len);
+    copy_range (w, offset, len);
+    if (!w->hash_only)
+      w->ckpt_bytes += len;
+    if (!w->broken && w->counted >= work_range_size ())
+      w->outage_start = 0;
+    if (!w->broken && checkpoint_due (w))
+      checkpoint (w, true);
+    if (w->broken)
+      recover (w);
+  }
+  worker_finished ();
+  return NULL;
+}

@@ -1,0 +1,69 @@
+/* worker.h: a copy worker, shared by the copy loop (copy-multi.c) and
+ * the reconnecting loop (copy-resilient.c).
+ */
+#ifndef NBDCOPY_WORKER_H
+#define NBDCOPY_WORKER_H
+
+#include <pthread.h>
+
+#include "nbdcopy.h"
+#include "range-log.h"
+
+struct worker;
+
+/* A read buffer, busy from its read until its last write is done. */
+struct slot {
+  struct worker *w;
+  char *buf;                    /* request_size bytes, allocated on use */
+  uint64_t offset;
+  size_t count;
+  unsigned refs;                /* the read plus each write in flight */
+  bool hash_only;               /* durable already: only --blkhash */
+};
+
+struct worker {
+  size_t index;                 /* also the connection index */
+  pthread_t thread;
+  struct nbd_handle *src_h, *dst_h; /* NULL unless that end is NBD */
+  struct slot *slots;
+  struct slot **free;
+  size_t nr_slots, nr_free;
+  unsigned zeros_in_flight;     /* NBD zero commands, no slot */
+  struct extent_list extents;
+
+  /* With --reconnect only (copy-resilient.c). */
+  unsigned others_in_flight;    /* block status and flush commands */
+  bool broken;                  /* a connection failed: recover */
+  bool src_dead, dst_dead;      /* which ends to dial again */
+  char why[256];                /* the first failure, for messages */
+  double broken_at;             /* when it was seen */
+  double outage_start;          /* first break since progress, or 0 */
+  double stall_since;           /* last reply, or first issue when idle */
+  struct range_log written;     /* ranges since the last flush */
+  struct range_log redo;        /* ranges to copy again */
+  struct range_log hash_queue;  /* durable ranges to read for --blkhash */
+  bool hash_only;               /* the range being read is one of them */
+  uint64_t ckpt_bytes;          /* written since the last flush */
+  uint64_t counted;             /* added to bytes_done since then */
+  double ckpt_time;             /* when that flush was */
+  bool replaying;               /* flush as soon as redo is empty */
+};
+
+/* copy-multi.c */
+extern unsigned busy (struct worker *w);
+extern void poll_once (struct worker *w);
+extern void copy_extent (struct worker *w, const struct extent *e);
+extern bool next_range (uint64_t *offset, uint64_t *len);
+extern void worker_finished (void);
+
+/* copy-resilient.c */
+extern void *worker_resilient (void *w);
+extern void note_failure (struct worker *w, struct rw *rw,
+                          const char *what, uint64_t offset, int err,
+                          const char *msg);
+extern void note_issue (struct worker *w);
+extern void note_reply (struct worker *w);
+extern int poll_timeout (struct worker *w);
+extern void poll_timed_out (struct worker *w);
+
+#endif /* NBDCOPY_WORKER_H */
