@@ -657,7 +657,8 @@ nbd_unlocked_aio_peek_command_completed (struct nbd_handle *h)
   if (h->cmds_done)
     return h->cmds_done->cookie;
   if (h->in_flight > 0) {
-    set_error (0, "no in-flight command has completed yet");
+    /* Often asked in a loop: the same message is not built again. */
+    nbd_internal_set_error_text ("no in-flight command has completed yet");
     return 0;
   }
   set_error (EINVAL, "no commands are in flight");

@@ -96,6 +96,43 @@ nbd_internal_set_last_error (int errnum, char *error)
   e->errnum = errnum;
 }
 
+/* set_error (0, "%s", TEXT) for a fixed TEXT, without formatting it
+ * again when the calling thread's last error is that very message: a
+ * loop that asks for completions (nbd_aio_peek_command_completed) gets
+ * the same error at every turn.  The message is then left as it was,
+ * in the same place, which nbd_get_error allows.
+ */
+void
+nbd_internal_set_error_text (const char *text)
+{
+  int saved = errno;
+  struct last_error *e = get_last_error ();
+  const char *ctx;
+  size_t lc, lt;
+  char *m;
+
+  if (e == NULL)
+    goto out;
+  ctx = e->context ? e->context : "libnbd";
+  lc = strlen (ctx);
+  lt = strlen (text);
+  if (e->error && e->errnum == 0 && strncmp (e->error, ctx, lc) == 0 &&
+      e->error[lc] == ':' && e->error[lc + 1] == ' ' &&
+      strcmp (e->error + lc + 2, text) == 0)
+    goto out;
+  m = malloc (lc + 2 + lt + 1);
+  if (m == NULL)
+    goto out;
+  memcpy (m, ctx, lc);
+  memcpy (m + lc, ": ", 2);
+  memcpy (m + lc + 2, text, lt + 1);
+  free (e->error);
+  e->error = m;
+  e->errnum = 0;
+ out:
+  errno = saved;
+}
+
 const char *
 nbd_get_error (void)
 {
