@@ -151,6 +151,21 @@ reconnect_keepalive (struct nbd_handle *h)
   (void) setsockopt (fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
 }
 
+int
+reconnect_wait_connected (struct nbd_handle *h, double deadline)
+{
+  double left;
+
+  while (nbd_aio_is_connecting (h) == 1) {
+    left = deadline - reconnect_now ();
+    if (left <= 0)
+      return -2;
+    if (nbd_poll (h, (int) (left * 1000) + 1) == -1)
+      return -1;
+  }
+  return nbd_aio_is_ready (h) == 1 ? 0 : -1;
+}
+
 void
 reconnect_break (struct nbd_handle *h)
 {

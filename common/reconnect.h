@@ -67,6 +67,15 @@ extern bool reconnect_is_connection_error (struct nbd_handle *h, int err);
  */
 extern void reconnect_keepalive (struct nbd_handle *h);
 
+/* After one of the nbd_aio_connect calls on H, wait for the handshake
+ * until DEADLINE (reconnect_now's clock): a server that accepts and
+ * never answers (stopped, or behind a firewall dropping packets) must
+ * not hold an attempt up for ever.  0 when H is ready, -1 when the
+ * connection failed (nbd_get_error says why, if the library said
+ * anything), -2 when the deadline passed.
+ */
+extern int reconnect_wait_connected (struct nbd_handle *h, double deadline);
+
 /* Break H's socket so that nothing more goes out or comes in on it:
  * used on a connection declared dead by a timeout before closing it.
  */

@@ -2,7 +2,6 @@
 #include <config.h>
 
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,30 +22,9 @@ die_nbd (struct rw *rw)
 static int
 connect_uri_within (struct nbd_handle *h, const char *uri, double timeout)
 {
-  double deadline = reconnect_now () + timeout, left;
-  struct pollfd p;
-  unsigned dir;
-  int r;
-
   if (nbd_aio_connect_uri (h, uri) == -1)
     return -1;
-  while (nbd_aio_is_connecting (h) == 1) {
-    dir = nbd_aio_get_direction (h);
-    p.fd = nbd_aio_get_fd (h);
-    p.events = ((dir & LIBNBD_AIO_DIRECTION_READ) ? POLLIN : 0) |
-      ((dir & LIBNBD_AIO_DIRECTION_WRITE) ? POLLOUT : 0);
-    left = deadline - reconnect_now ();
-    r = left > 0 ? poll (&p, 1, (int) (left * 1000) + 1) : 0;
-    if (r == -1 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      return -2;
-    if ((p.revents & (POLLIN | POLLHUP | POLLERR)) ?
-        nbd_aio_notify_read (h) == -1 :
-        (p.revents & POLLOUT) && nbd_aio_notify_write (h) == -1)
-      return -1;
-  }
-  return nbd_aio_is_ready (h) == 1 ? 0 : -1;
+  return reconnect_wait_connected (h, reconnect_now () + timeout);
 }
 
 /* Configure H as every connection to RW is, and connect it: 0, or -1

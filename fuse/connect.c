@@ -100,34 +100,26 @@ aio_connect_by_mode (struct nbd_handle *h, enum mode mode, char **args)
   }
 }
 
-/* Connect, but give up at DEADLINE (reconnect_now's clock): a server
- * that accepts the connection and never answers (stopped, or behind a
- * firewall dropping packets) must not hold an attempt up for ever.
- */
+/* Connect, but give up at DEADLINE (see reconnect_wait_connected). */
 static int
 connect_until (struct nbd_handle *h, enum mode mode, char **args,
                double deadline, char *why, size_t len)
 {
-  if (aio_connect_by_mode (h, mode, args) == -1)
-    goto error;
-  while (nbd_aio_is_connecting (h) == 1) {
-    double left = deadline - reconnect_now ();
+  int r = aio_connect_by_mode (h, mode, args);
 
-    if (left <= 0) {
-      snprintf (why, len, "the server did not complete the handshake "
-                "in time");
-      return -1;
-    }
-    if (nbd_poll (h, (int) (left * 1000) + 1) == -1)
-      goto error;
-  }
-  if (nbd_aio_is_ready (h) == 1)
+  if (r == 0)
+    r = reconnect_wait_connected (h, deadline);
+  if (r == 0)
     return 0;
+  if (r == -2) {
+    snprintf (why, len, "the server did not complete the handshake "
+              "in time");
+    return -1;
+  }
   if (nbd_get_errno () == 0) {
     snprintf (why, len, "the handshake failed");
     return -1;
   }
- error:
   snprintf (why, len, "%s", nbd_get_error ());
   return -1;
 }
