@@ -16,12 +16,13 @@
 #include <unistd.h>
 
 #include "reconnect.h"
+#include "usage-error.h"
 
 /* A number of seconds: digits with an optional fraction, at most a
  * day, since a larger value is more likely a typo than a wish.
  */
-bool
-reconnect_parse_seconds (const char *arg, double *out, const char **err)
+static bool
+parse_seconds (const char *arg, double *out, const char **err)
 {
   char *end;
   double d;
@@ -45,9 +46,8 @@ reconnect_parse_seconds (const char *arg, double *out, const char **err)
 }
 
 /* MIN:MAX, both seconds, 0 < MIN <= MAX. */
-bool
-reconnect_parse_delay (const char *arg, struct reconnect_policy *p,
-                       const char **err)
+static bool
+parse_delay (const char *arg, struct reconnect_policy *p, const char **err)
 {
   char buf[64];
   char *colon;
@@ -59,8 +59,7 @@ reconnect_parse_delay (const char *arg, struct reconnect_policy *p,
   }
   memcpy (buf, arg, colon - arg);
   buf[colon - arg] = '\0';
-  if (!reconnect_parse_seconds (buf, &lo, err) ||
-      !reconnect_parse_seconds (colon + 1, &hi, err))
+  if (!parse_seconds (buf, &lo, err) || !parse_seconds (colon + 1, &hi, err))
     return false;
   if (lo <= 0 || hi < lo) {
     *err = "needs 0 < MIN <= MAX";
@@ -69,6 +68,35 @@ reconnect_parse_delay (const char *arg, struct reconnect_policy *p,
   p->delay_min = lo;
   p->delay_max = hi;
   return true;
+}
+
+double
+reconnect_option_seconds (const char *program, const char *option,
+                          const char *arg)
+{
+  const char *err;
+  double d;
+
+  if (!parse_seconds (arg, &d, &err))
+    usage_error (program, "%s: %s: '%s'", option, err, arg);
+  return d;
+}
+
+void
+reconnect_option_delay (const char *program, const char *arg,
+                        struct reconnect_policy *p)
+{
+  const char *err;
+
+  if (!parse_delay (arg, p, &err))
+    usage_error (program, "--reconnect-delay: %s: '%s'", err, arg);
+}
+
+void
+reconnect_policy_finish (struct reconnect_policy *p)
+{
+  if (p->request_timeout < 0)
+    p->request_timeout = p->window > 0 ? RECONNECT_REQUEST_TIMEOUT : 0;
 }
 
 double

@@ -27,15 +27,27 @@ struct reconnect_policy {
 #define RECONNECT_DELAY_MAX 8.0
 #define RECONNECT_REQUEST_TIMEOUT 60.0
 
-/* Parse the words of --reconnect=SECONDS, --request-timeout=SECONDS
- * and --reconnect-delay=MIN:MAX.  On a bad value they return false and
- * set *ERR to what is wrong, for the tool's usage error.
+/* The defaults, before the command line; the request timeout is
+ * settled by reconnect_policy_finish.
  */
-extern bool reconnect_parse_seconds (const char *arg, double *out,
-                                     const char **err);
-extern bool reconnect_parse_delay (const char *arg,
-                                   struct reconnect_policy *p,
-                                   const char **err);
+#define RECONNECT_POLICY_INIT                                           \
+  { .delay_min = RECONNECT_DELAY_MIN, .delay_max = RECONNECT_DELAY_MAX, \
+    .request_timeout = -1 }
+
+/* The values of PROGRAM's --reconnect=SECONDS, --request-timeout=
+ * SECONDS (and the like: OPTION names it) and --reconnect-delay=
+ * MIN:MAX.  A bad value is a usage error naming the option.
+ */
+extern double reconnect_option_seconds (const char *program,
+                                        const char *option,
+                                        const char *arg);
+extern void reconnect_option_delay (const char *program, const char *arg,
+                                    struct reconnect_policy *p);
+
+/* After the command line: the request timeout not given is 60 s with
+ * --reconnect, else none.
+ */
+extern void reconnect_policy_finish (struct reconnect_policy *p);
 
 /* One outage: when it started and the next delay. */
 struct backoff {

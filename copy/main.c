@@ -27,8 +27,7 @@ struct options opt = {
   .sparse_size = 4096,
   .blkhash_block_size = 64 * 1024,
   .unit = 1,
-  .rc = { .delay_min = RECONNECT_DELAY_MIN, .delay_max = RECONNECT_DELAY_MAX,
-          .request_timeout = -1 },
+  .rc = RECONNECT_POLICY_INIT,
   .checkpoint_bytes = CHECKPOINT_BYTES,
   .checkpoint_seconds = CHECKPOINT_SECONDS,
 };
@@ -161,32 +160,19 @@ parse_progress (const char *arg)
   opt.progress_fd = parse_unsigned ("--progress", arg, 0);
 }
 
-static double
-parse_seconds (const char *option, const char *arg)
-{
-  const char *err;
-  double d;
-
-  if (!reconnect_parse_seconds (arg, &d, &err))
-    bad_option ("%s: %s: '%s'", option, err, arg);
-  return d;
-}
-
 static void
 parse_reconnect_option (int c, const char *arg)
 {
-  const char *err;
-
   switch (c) {
   case RECONNECT:
-    opt.rc.window = parse_seconds ("--reconnect", arg);
+    opt.rc.window = reconnect_option_seconds ("nbdcopy", "--reconnect", arg);
     return;
   case REQUEST_TIMEOUT:
-    opt.rc.request_timeout = parse_seconds ("--request-timeout", arg);
+    opt.rc.request_timeout =
+      reconnect_option_seconds ("nbdcopy", "--request-timeout", arg);
     return;
   case RECONNECT_DELAY:
-    if (!reconnect_parse_delay (arg, &opt.rc, &err))
-      bad_option ("--reconnect-delay: %s: '%s'", err, arg);
+    reconnect_option_delay ("nbdcopy", arg, &opt.rc);
     needs_reconnect = "--reconnect-delay";
     return;
   case CHECKPOINT_BYTES_OPT:
@@ -197,7 +183,8 @@ parse_reconnect_option (int c, const char *arg)
     needs_reconnect = "--checkpoint-bytes";
     return;
   case CHECKPOINT_SECONDS_OPT:
-    opt.checkpoint_seconds = parse_seconds ("--checkpoint-seconds", arg);
+    opt.checkpoint_seconds =
+      reconnect_option_seconds ("nbdcopy", "--checkpoint-seconds", arg);
     if (opt.checkpoint_seconds <= 0)
       bad_option ("--checkpoint-seconds: must be more than 0");
     needs_reconnect = "--checkpoint-seconds";
@@ -317,9 +304,7 @@ parse_options (int argc, char *argv[])
     bad_option ("--no-replay needs --reconnect");
   if (needs_reconnect && !resilient ())
     bad_option ("%s needs --reconnect or --checkpoint", needs_reconnect);
-  if (opt.rc.request_timeout < 0)
-    opt.rc.request_timeout =
-      opt.rc.window > 0 ? RECONNECT_REQUEST_TIMEOUT : 0;
+  reconnect_policy_finish (&opt.rc);
 }
 
 /* --reconnect dials an end again and reads its ranges again: neither

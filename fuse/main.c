@@ -20,8 +20,7 @@
 #include "usage-error.h"
 
 struct nbdfuse nf = {
-  .policy = { .delay_min = RECONNECT_DELAY_MIN,
-              .delay_max = RECONNECT_DELAY_MAX, .request_timeout = -1 },
+  .policy = RECONNECT_POLICY_INIT,
   .replay_bound = 64 * 1024 * 1024,
 };
 
@@ -135,17 +134,6 @@ parse_connections (const char *arg)
   return n;
 }
 
-static double
-parse_seconds (const char *option, const char *arg)
-{
-  const char *err;
-  double d;
-
-  if (!reconnect_parse_seconds (arg, &d, &err))
-    bad_usage ("%s: %s: '%s'", option, err, arg);
-  return d;
-}
-
 static void
 parse_reconnect_option (int c, const char *arg)
 {
@@ -154,14 +142,15 @@ parse_reconnect_option (int c, const char *arg)
 
   switch (c) {
   case RECONNECT:
-    nf.policy.window = parse_seconds ("--reconnect", arg);
+    nf.policy.window =
+      reconnect_option_seconds ("nbdfuse", "--reconnect", arg);
     return;
   case REQUEST_TIMEOUT:
-    nf.policy.request_timeout = parse_seconds ("--request-timeout", arg);
+    nf.policy.request_timeout =
+      reconnect_option_seconds ("nbdfuse", "--request-timeout", arg);
     return;
   case RECONNECT_DELAY:
-    if (!reconnect_parse_delay (arg, &nf.policy, &err))
-      bad_usage ("--reconnect-delay: %s: '%s'", err, arg);
+    reconnect_option_delay ("nbdfuse", arg, &nf.policy);
     needs_reconnect = "--reconnect-delay";
     return;
   case RECONNECT_BUFFER:
@@ -186,9 +175,7 @@ check_reconnect_options (void)
 {
   if (needs_reconnect && nf.policy.window <= 0)
     bad_usage ("%s needs --reconnect", needs_reconnect);
-  if (nf.policy.request_timeout < 0)
-    nf.policy.request_timeout =
-      nf.policy.window > 0 ? RECONNECT_REQUEST_TIMEOUT : 0;
+  reconnect_policy_finish (&nf.policy);
 }
 
 static bool
