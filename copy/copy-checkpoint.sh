@@ -61,6 +61,21 @@ copy_and_kill ()
   fi
 }
 
+# must_refuse MESSAGE: the same command run again must exit 3 saying
+# MESSAGE, and leave the destination as it was.
+must_refuse ()
+{
+  local r
+  cp "$tmp/dst" "$tmp/dst.before"
+  set +e
+  nbdcopy --checkpoint="$ck" "$tmp/src" "$dsturi" 2> "$tmp/err"; r=$?
+  set -e
+  cat "$tmp/err"
+  [ $r = 3 ]
+  grep "$1" "$tmp/err"
+  cmp "$tmp/dst.before" "$tmp/dst"
+}
+
 # 1. Resume: equal, fewer bytes written, the same blkhash.
 expected=$(nbdcopy --blkhash "$tmp/src" null:)
 copy_and_kill --blkhash
@@ -88,12 +103,7 @@ truncate -s 0 "$tmp/dst"; truncate -s $size "$tmp/dst"
 copy_and_kill
 put_random "$tmp/src" $((size - 4096)) 4096
 server
-set +e
-nbdcopy --checkpoint="$ck" "$tmp/src" "$dsturi" 2> "$tmp/err"; r=$?
-set -e
-cat "$tmp/err"
-[ $r = 3 ]
-grep "the source is not the one checkpointed" "$tmp/err"
+must_refuse "the source is not the one checkpointed"
 rm -f "$ck"
 
 # 3. The destination changed where it was durable: refused.
@@ -101,9 +111,4 @@ truncate -s 0 "$tmp/dst"; truncate -s $size "$tmp/dst"
 copy_and_kill
 put_random "$tmp/dst" 0 4096
 server
-set +e
-nbdcopy --checkpoint="$ck" "$tmp/src" "$dsturi" 2> "$tmp/err"; r=$?
-set -e
-cat "$tmp/err"
-[ $r = 3 ]
-grep "the destination changed since it was checkpointed (at 0)" "$tmp/err"
+must_refuse "the destination changed since it was checkpointed (at 0)"
