@@ -25,14 +25,7 @@ start_relay ()
     2>"$tmp/relay.log" &
   relay=$!
   cleanup_fn "kill $relay 2>/dev/null"
-  for _ in $(seq 100); do
-    [ -s "$tmp/port" ] && break
-    sleep 0.1
-  done
-  if [ ! -s "$tmp/port" ]; then
-    echo "$0: the relay did not start"
-    exit 1
-  fi
+  wait_for_file "$tmp/port" "the relay"
   relay_uri="nbd://127.0.0.1:$(cat "$tmp/port")"
   relay_pid=$relay
 }

@@ -31,6 +31,18 @@ make_tmpdir ()
   cleanup_fn rm -rf "$tmp"
 }
 
+# wait_for_file FILE WHAT: wait up to 10 s for FILE (a pid file, a port
+# file) to be written, else fail the test saying WHAT did not start.
+wait_for_file ()
+{
+  for _ in $(seq 100); do
+    [ -s "$1" ] && return 0
+    sleep 0.1
+  done
+  echo "$0: $2 did not start"
+  exit 1
+}
+
 # start_nbdkit SOCKET ARGS...: a background nbdkit on a Unix socket,
 # killed at exit; $uri is set to its NBD URI.
 start_nbdkit ()
@@ -42,14 +54,7 @@ start_nbdkit ()
   # its socket when killed) must not pass for the new one.
   rm -f "$pidfile" "$sock"
   nbdkit -U "$sock" -P "$pidfile" -f "$@" &
-  for _ in $(seq 100); do
-    [ -s "$pidfile" ] && break
-    sleep 0.1
-  done
-  if [ ! -s "$pidfile" ]; then
-    echo "$0: nbdkit did not start"
-    exit 1
-  fi
+  wait_for_file "$pidfile" nbdkit
   cleanup_fn kill "$(cat "$pidfile")"
   uri="nbd+unix:///?socket=$sock"
 }
