@@ -129,7 +129,7 @@ poll_once (struct worker *w)
 
   add_poll (w, &ps, &src, w->src_h);
   add_poll (w, &ps, &dst, w->dst_h);
-  if (ps.n == 0 && w->broken)
+  if (ps.n == 0 && broken (w))
     return;
   if (ps.n == 0) {
     fprintf (stderr, "nbdcopy: internal error: nothing to wait for\n");
@@ -157,7 +157,7 @@ poll_once (struct worker *w)
 static void
 wait_capacity (struct worker *w, bool need_slot)
 {
-  while (!w->broken &&
+  while (!broken (w) &&
          ((need_slot && w->nr_free == 0) || busy (w) >= opt.requests))
     poll_once (w);
 }
@@ -217,7 +217,7 @@ nbd_zero_range (struct worker *w, uint64_t offset, uint64_t len,
     n = len < max ? len : max;
     if (may_wait)
       wait_capacity (w, false);
-    if (w->broken)
+    if (broken (w))
       return;
     if (opt.rc.request_timeout > 0)
       note_issue (w);
@@ -255,7 +255,7 @@ write_run (void *opaque, uint64_t offset, size_t len, size_t buf_offset,
   struct slot *s = opaque;
   nbd_completion_callback cb = { .callback = write_done, .free = free };
 
-  if (s->w->broken)
+  if (broken (s->w))
     return;                     /* the range will be copied again */
   if (zero) {
     zero_range (s->w, offset, len, false);
@@ -308,7 +308,7 @@ start_read (struct worker *w, uint64_t offset, size_t len)
   nbd_completion_callback cb = { .callback = read_done };
 
   wait_capacity (w, true);
-  if (w->broken)
+  if (broken (w))
     return;
   if (opt.rc.request_timeout > 0)
     note_issue (w);
@@ -350,7 +350,7 @@ copy_extent (struct worker *w, const struct extent *e)
     count_done (w, e->length);
     return;
   }
-  for (offset = e->offset; offset < end && !w->broken; offset += n) {
+  for (offset = e->offset; offset < end && !broken (w); offset += n) {
     n = end - offset < opt.request_size ? end - offset : opt.request_size;
     start_read (w, offset, n);
   }

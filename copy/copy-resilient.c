@@ -29,6 +29,7 @@ note_failure (struct worker *w, struct rw *rw, const char *what,
               uint64_t offset, int err, const char *msg)
 {
   struct nbd_handle *h = rw == &src ? w->src_h : w->dst_h;
+  bool first = !broken (w);
 
   if (opt.rc.window <= 0 || !reconnect_is_connection_error (h, err))
     die_io (rw, what, offset, err, msg);
@@ -36,8 +37,7 @@ note_failure (struct worker *w, struct rw *rw, const char *what,
     w->src_dead = true;
   else
     w->dst_dead = true;
-  if (!w->broken) {
-    w->broken = true;
+  if (first) {
     w->broken_at = reconnect_now ();
     if (w->outage_start == 0)
       w->outage_start = w->broken_at;
@@ -79,7 +79,7 @@ time_out (struct worker *w, struct rw *rw, struct nbd_handle *h)
 
   if (h == NULL || nbd_aio_in_flight (h) <= 0)
     return;
-  first = !w->broken;
+  first = !broken (w);
   note_failure (w, rw, "request", 0, ETIMEDOUT, NULL);
   if (first) {
     snprintf (w->why, sizeof w->why, "%s: no reply for %g seconds",
@@ -158,7 +158,7 @@ source_extents (struct worker *w, uint64_t offset, uint64_t len)
   uint64_t end = offset + len;
 
   w->extents.len = 0;
-  while (c.walk.pos < end && !w->broken) {
+  while (c.walk.pos < end && !broken (w)) {
     note_issue (w);
     c.done = false;
     w->others_in_flight++;
@@ -193,11 +193,11 @@ copy_range (struct worker *w, uint64_t offset, uint64_t len)
     source_extents (w, offset, len);
   else
     rw_extents (&src, w->index, offset, len, &w->extents);
-  if (w->broken)
+  if (broken (w))
     return;
   if (opt.unit > 1)
     extents_align (&w->extents, opt.unit, src.size);
-  for (i = 0; i < w->extents.len && !w->broken; i++)
+  for (i = 0; i < w->extents.len && !broken (w); i++)
     copy_extent (w, &w->extents.v[i]);
 }
 
@@ -231,11 +231,11 @@ flush_destination (struct worker *w)
 static bool
 checkpoint (struct worker *w, bool flush)
 {
-  while (!w->broken && busy (w) > 0)
+  while (!broken (w) && busy (w) > 0)
     poll_once (w);
-  if (!w->broken && flush && dst.kind == RW_NBD && dst.can_flush)
+  if (!broken (w) && flush && dst.kind == RW_NBD && dst.can_flush)
     flush_destination (w);
-  if (w->broken)
+  if (broken (w))
     return false;
   if (ckfile_active () && dst.fd >= 0 && fdatasync (dst.fd) == -1)
     die_io (&dst, "fdatasync", 0, errno, NULL);
@@ -353,7 +353,7 @@ recover (struct worker *w)
   w->counted = w->ckpt_bytes = 0;
   w->ckpt_time = reconnect_now ();
   w->replaying = moved > 0;
-  w->broken = w->src_dead = w->dst_dead = false;
+  w->src_dead = w->dst_dead = false;
 }
 
 /* A piece of a new range: to copy, or durable already (from an
@@ -412,11 +412,11 @@ worker_resilient (void *vp)
     copy_range (w, offset, len);
     if (!w->hash_only)
       w->ckpt_bytes += len;
-    if (!w->broken && w->counted >= work_range_size ())
+    if (!broken (w) && w->counted >= work_range_size ())
       w->outage_start = 0;
-    if (!w->broken && checkpoint_due (w))
+    if (!broken (w) && checkpoint_due (w))
       checkpoint (w, true);
-    if (w->broken)
+    if (broken (w))
       recover (w);
   }
   worker_finished ();

@@ -33,8 +33,7 @@ struct worker {
 
   /* With --reconnect only (copy-resilient.c). */
   unsigned others_in_flight;    /* block status and flush commands */
-  bool broken;                  /* a connection failed: recover */
-  bool src_dead, dst_dead;      /* which ends to dial again */
+  bool src_dead, dst_dead;      /* which ends to dial again (see broken) */
   char why[256];                /* the first failure, for messages */
   double broken_at;             /* when it was seen */
   double outage_start;          /* first break since progress, or 0 */
@@ -48,6 +47,13 @@ struct worker {
   double ckpt_time;             /* when that flush was */
   bool replaying;               /* flush as soon as redo is empty */
 };
+
+/* A connection of the worker failed: it must recover. */
+static inline bool
+broken (const struct worker *w)
+{
+  return w->src_dead || w->dst_dead;
+}
 
 /* copy-multi.c */
 extern unsigned busy (struct worker *w);
