@@ -2,7 +2,9 @@
  * waiting in a synchronous nbd_pread on the same handle.
  *
  * The server holds every read for a minute, so all 16 requests are on
- * the wire (ours sends them together) when it is killed.  Every call
+ * the wire (ours sends them together) and read by the server (its log
+ * says so) when it is killed: the connection then ends with a close,
+ * not a reset, which would give the polling thread ECONNRESET.  Every call
  * must fail, none may wait for a reply that will never come, and each
  * gets the error libnbd 1.22 gives a synchronous call whose command
  * was in flight when the connection died: ENOTCONN, "nbd_pread: read:
@@ -84,7 +86,8 @@ main (void)
   char expected[256];
 
   requires_program ("nbdkit");
-  srv = bg_server_start ("--filter=delay memory size=1M rdelay=60");
+  srv = bg_server_start_with ("--filter=delay memory size=1M rdelay=60",
+                              true);
   h = nbd_create ();
   CHECK (h != NULL);
   CHECK (nbd_connect_unix (h, srv->sock) == 0);
@@ -93,6 +96,7 @@ main (void)
   for (t = 0; t < THREADS; ++t)
     CHECK (pthread_create (&threads[t], NULL, reader, (void *) t) == 0);
   wait_in_flight ();
+  bg_server_wait_log ("Read", THREADS);
   bg_server_kill ();
   for (t = 0; t < THREADS; ++t)
     CHECK (pthread_join (threads[t], NULL) == 0);
