@@ -8,7 +8,6 @@
 #include <unistd.h>
 #include <errno.h>
 #include <poll.h>
-#include <sys/stat.h>
 #include <sys/socket.h>
 #include <arpa/inet.h>
 
@@ -437,94 +436,210 @@ setup_psk (struct nbd_handle *h, struct tls_socket *t)
   return r;
 }
 
-/* DIR/NAME if that file exists, else NULL (error set only on ENOMEM). */
+/* DIR/NAME, or NULL with the error set. */
 static char *
-file_in (const char *dir, const char *name, bool *oom)
+path_in (const char *dir, const char *name)
 {
   char *path;
 
   if (asprintf (&path, "%s/%s", dir, name) == -1) {
     set_error (errno, "asprintf");
-    *oom = true;
     return NULL;
   }
-  if (access (path, R_OK) == 0)
-    return path;
-  free (path);
-  return NULL;
+  return path;
 }
 
-/* The certificates directory: the one set, else the first default
- * that exists (as libnbd documents), else NULL for the system CAs.
+static bool
+readable (const char *path)
+{
+  return access (path, R_OK) == 0;
+}
+
+/* Whether DIR holds a readable ca-cert.pem: 1 or 0, -1 on ENOMEM. */
+static int
+has_ca (const char *dir)
+{
+  char *ca = path_in (dir, "ca-cert.pem");
+  int r;
+
+  if (ca == NULL)
+    return -1;
+  r = readable (ca);
+  free (ca);
+  return r;
+}
+
+/* The default certificates directories, in the order libnbd tries
+ * them: /etc/pki/libnbd for root, else two under $HOME.  Returns how
+ * many were put in DIRS (malloc'd), or -1 with the error set.
  */
-static char *
-certificates_dir (struct nbd_handle *h)
+static int
+default_dirs (char *dirs[2])
 {
   const char *home = getenv ("HOME");
-  char *dirs[3] = { NULL, NULL, NULL };
-  struct stat st;
-  char *found = NULL;
-  size_t i;
 
-  if (h->tls_certificates)
-    return strdup (h->tls_certificates);
-  if (geteuid () == 0)
+  if (geteuid () == 0) {
     dirs[0] = strdup ("/etc/pki/libnbd");
-  else if (home) {
-    if (asprintf (&dirs[1], "%s/.pki/libnbd", home) == -1)
-      dirs[1] = NULL;
-    if (asprintf (&dirs[2], "%s/.config/pki/libnbd", home) == -1)
-      dirs[2] = NULL;
+    if (dirs[0] == NULL) {
+      set_error (errno, "strdup");
+      return -1;
+    }
+    return 1;
   }
-  for (i = 0; i < 3; ++i) {
-    if (found == NULL && dirs[i] && stat (dirs[i], &st) == 0 &&
-        S_ISDIR (st.st_mode))
-      found = dirs[i];
-    else
-      free (dirs[i]);
+  if (home == NULL)
+    return 0;
+  if (asprintf (&dirs[0], "%s/.pki/libnbd", home) == -1) {
+    set_error (errno, "asprintf");
+    return -1;
+  }
+  if (asprintf (&dirs[1], "%s/.config/pki/libnbd", home) == -1) {
+    set_error (errno, "asprintf");
+    free (dirs[0]);
+    return -1;
+  }
+  return 2;
+}
+
+/* The certificates directory (malloc'd), or NULL for none: the
+ * system's CAs then, and no client certificate.  As in libnbd, a
+ * directory counts only if it holds ca-cert.pem: the one set, else
+ * the first default that does.  NULL with *OOM set (and the error) on
+ * ENOMEM.
+ */
+static char *
+certificates_dir (struct nbd_handle *h, bool *oom)
+{
+  char *dirs[2] = { NULL, NULL }, *found = NULL;
+  int i, n, r;
+
+  if (h->tls_certificates == NULL)
+    n = default_dirs (dirs);
+  else if ((dirs[0] = strdup (h->tls_certificates)) != NULL)
+    n = 1;
+  else {
+    set_error (errno, "strdup");
+    n = -1;
+  }
+  *oom = n == -1;
+  for (i = 0; i < n; ++i) {
+    if (found == NULL && !*oom) {
+      r = has_ca (dirs[i]);
+      if (r == 1) {
+        found = dirs[i];
+        continue;
+      }
+      *oom = r == -1;
+      if (r == 0)
+        debug (h, "TLS certificates directory %s: no ca-cert.pem, "
+               "passed over", dirs[i]);
+    }
+    free (dirs[i]);
+  }
+  if (*oom) {
+    free (found);
+    return NULL;
   }
   return found;
 }
 
-/* Load what DIR holds: a CA (else the system's), a client certificate
- * and key, a revocation list.
+/* Load DIR/CERT and DIR/KEY as one client certificate if both can be
+ * read.  Returns 1 loaded, 0 not both there, -1 error (set).
  */
 static int
-load_x509_dir (struct tls_socket *t, const char *dir)
+load_pair (struct nbd_handle *h, struct tls_socket *t, const char *dir,
+           const char *cert_name, const char *key_name)
 {
-  bool oom = false;
-  char *ca = file_in (dir, "ca-cert.pem", &oom);
-  char *cert = oom ? NULL : file_in (dir, "client-cert.pem", &oom);
-  char *key = oom ? NULL : file_in (dir, "client-key.pem", &oom);
-  char *crl = oom ? NULL : file_in (dir, "ca-crl.pem", &oom);
-  int err = 0;
-  const char *what = NULL;
+  char *cert = path_in (dir, cert_name);
+  char *key = cert ? path_in (dir, key_name) : NULL;
+  bool have_cert, have_key;
+  int err, r = -1;
 
-  if (!oom) {
-    if (ca)
-      err = gnutls_certificate_set_x509_trust_file (t->xcred, ca,
-                                                    GNUTLS_X509_FMT_PEM);
-    else
-      err = gnutls_certificate_set_x509_system_trust (t->xcred);
-    what = ca ? ca : "system trust";
-    if (err >= 0 && cert && key) {
-      err = gnutls_certificate_set_x509_key_file (t->xcred, cert, key,
-                                                  GNUTLS_X509_FMT_PEM);
-      what = cert;
-    }
-    if (err >= 0 && crl) {
-      err = gnutls_certificate_set_x509_crl_file (t->xcred, crl,
-                                                  GNUTLS_X509_FMT_PEM);
-      what = crl;
-    }
-    if (err < 0)
-      set_error (EPROTO, "loading %s: %s", what, gnutls_strerror (err));
+  if (key == NULL)
+    goto out;
+  have_cert = readable (cert);
+  have_key = readable (key);
+  r = have_cert && have_key;
+  if (r == 0) {
+    if (have_cert || have_key)
+      debug (h, "TLS: %s without %s: not loaded",
+             have_cert ? cert : key, have_cert ? key : cert);
+    goto out;
   }
-  free (ca);
+  err = gnutls_certificate_set_x509_key_file (t->xcred, cert, key,
+                                              GNUTLS_X509_FMT_PEM);
+  if (err < 0) {
+    set_error (EPROTO, "gnutls_certificate_set_x509_key_file: %s, %s: %s",
+               cert, key, gnutls_strerror (err));
+    r = -1;
+  }
+  else
+    debug (h, "TLS: client certificate %s loaded", cert);
+ out:
   free (cert);
   free (key);
+  return r;
+}
+
+/* client-cert-N.pem with client-key-N.pem for N = 0, 1, ... beside
+ * client-cert.pem, as libnbd 1.24 reads them: the first N without
+ * both files ends the list, without an error.  GnuTLS sends the
+ * server the one certificate its request fits (the CAs it names, the
+ * signature algorithms it accepts): an RSA one beside an ECDSA one, a
+ * post-quantum one beside a classical one.
+ */
+static int
+load_numbered (struct nbd_handle *h, struct tls_socket *t, const char *dir)
+{
+  char cert[64], key[64];
+  size_t n;
+  int r;
+
+  for (n = 0; ; ++n) {
+    snprintf (cert, sizeof cert, "client-cert-%zu.pem", n);
+    snprintf (key, sizeof key, "client-key-%zu.pem", n);
+    r = load_pair (h, t, dir, cert, key);
+    if (r <= 0)
+      return r;
+  }
+}
+
+/* Load what DIR (which holds ca-cert.pem) holds: the CA, the client
+ * certificates and keys, a revocation list.  The messages are
+ * libnbd's.
+ */
+static int
+load_x509_dir (struct nbd_handle *h, struct tls_socket *t, const char *dir)
+{
+  char *ca = path_in (dir, "ca-cert.pem");
+  char *crl = ca ? path_in (dir, "ca-crl.pem") : NULL;
+  int err, r = -1;
+
+  if (crl == NULL)
+    goto out;
+  err = gnutls_certificate_set_x509_trust_file (t->xcred, ca,
+                                                GNUTLS_X509_FMT_PEM);
+  if (err < 0) {
+    set_error (EPROTO, "gnutls_certificate_set_x509_trust_file: %s: %s",
+               ca, gnutls_strerror (err));
+    goto out;
+  }
+  if (load_pair (h, t, dir, "client-cert.pem", "client-key.pem") == -1 ||
+      load_numbered (h, t, dir) == -1)
+    goto out;
+  if (readable (crl)) {
+    err = gnutls_certificate_set_x509_crl_file (t->xcred, crl,
+                                                GNUTLS_X509_FMT_PEM);
+    if (err < 0) {
+      set_error (EPROTO, "gnutls_certificate_set_x509_crl_file: %s: %s",
+                 crl, gnutls_strerror (err));
+      goto out;
+    }
+  }
+  r = 0;
+ out:
+  free (ca);
   free (crl);
-  return oom || err < 0 ? -1 : 0;
+  return r;
 }
 
 static bool
@@ -538,32 +653,32 @@ is_address (const char *s)
 static int
 setup_x509 (struct nbd_handle *h, struct tls_socket *t)
 {
-  char *dir = certificates_dir (h);
+  bool oom = false;
+  char *dir = certificates_dir (h, &oom);
   const char *hostname = h->tls_hostname ? h->tls_hostname : h->hostname;
-  struct stat st;
   int err, r;
 
-  if (h->tls_certificates && dir == NULL) {
-    set_error (errno, "strdup");
+  if (oom)
     return -1;
-  }
   err = gnutls_certificate_allocate_credentials (&t->xcred);
   if (err < 0) {
     free (dir);
     return gnutls_error (err, "gnutls_certificate_allocate_credentials");
   }
-  /* A directory that is missing, or not a directory, holds nothing:
-   * the system's CAs are used, as in libnbd, so with
-   * tls-verify-peer=false such a URI still connects.
+  /* No directory with a CA (the one set may be missing altogether):
+   * the system's CAs, as in libnbd, so with tls-verify-peer=false
+   * such a URI still connects.
    */
-  if (dir && (stat (dir, &st) == -1 || !S_ISDIR (st.st_mode)))
-    debug (h, "TLS certificates directory %s is missing: "
-           "using the system's certificate authorities", dir);
   if (dir)
-    r = load_x509_dir (t, dir);
+    r = load_x509_dir (h, t, dir);
   else {
+    debug (h, "TLS: no certificates directory with a ca-cert.pem: "
+           "using the system's certificate authorities");
     err = gnutls_certificate_set_x509_system_trust (t->xcred);
-    r = err < 0 ? gnutls_error (err, "system trust") : 0;
+    if (err < 0)
+      r = gnutls_error (err, "gnutls_certificate_set_x509_system_trust");
+    else
+      r = 0;
   }
   free (dir);
   if (r == -1)

@@ -6,7 +6,7 @@
  *            [--certs DIR] [--hostname NAME] [--no-verify]
  *            [--negotiated 0|1] [--aio] [--fail ERRNO-NAME[|ERRNO-NAME]]
  *            [--max-sent BYTES] [--opt-starttls 0|1 [--opt-sync]]
- *            [--manual-poll]
+ *            [--manual-poll] [--message TEXT]
  *            (--uri URI | -- SERVER ARGV...)
  */
 #include <config.h>
@@ -39,6 +39,7 @@ struct options {
   int opt_starttls;             /* -1: no opt mode, else the result */
   int manual_poll;              /* connect with our own poll loop */
   int opt_sync;                 /* nbd_opt_starttls, not the aio call */
+  const char *message;          /* on failure, in the error, or NULL */
   char **argv;
 };
 
@@ -114,6 +115,7 @@ parse (int argc, char **argv, struct options *o)
     { "fail", 1, NULL, 'f' }, { "uri", 1, NULL, 'U' },
     { "max-sent", 1, NULL, 'm' }, { "opt-starttls", 1, NULL, 'o' },
     { "manual-poll", 0, NULL, 'M' }, { "opt-sync", 0, NULL, 'O' },
+    { "message", 1, NULL, 'E' },
     { NULL, 0, NULL, 0 },
   };
   int c;
@@ -140,6 +142,7 @@ parse (int argc, char **argv, struct options *o)
     case 'o': o->opt_starttls = atoi (optarg); break;
     case 'M': o->manual_poll = 1; break;
     case 'O': o->opt_sync = 1; break;
+    case 'E': o->message = optarg; break;
     default: FAIL ("bad option");
     }
   }
@@ -332,6 +335,8 @@ main (int argc, char *argv[])
              nbd_get_error ());
     CHECK_ERROR (expected_errno (&o), o.uri ? "nbd_connect_uri: "
                  : "nbd_connect_command: ");
+    if (o.message && strstr (nbd_get_error (), o.message) == NULL)
+      FAIL ("the error does not say \"%s\"", o.message);
     /* No request went out in plaintext: only the handshake so far. */
     if (o.max_sent >= 0 && nbd_stats_bytes_sent (h) > (uint64_t) o.max_sent)
       FAIL ("%" PRIu64 " bytes sent, expected at most %ld",

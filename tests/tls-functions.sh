@@ -34,21 +34,24 @@ tls_make_psk ()
   psktool -u bob -p "$tls_dir/bob.psk" >/dev/null
 }
 
-# One CA key and self-signed certificate in directory $1, named $2.
+# One CA key and self-signed certificate in directory $1, named $2,
+# with a key of type $3 (certtool's --key-type, default ecdsa).
 _tls_ca ()
 {
-  certtool --generate-privkey --key-type=ecdsa > "$1/ca-key.pem" 2>/dev/null
+  certtool --generate-privkey --key-type="${3:-ecdsa}" > "$1/ca-key.pem" \
+    2>/dev/null
   printf 'cn = %s\nca\ncert_signing_key\nexpiration_days = 2\n' "$2" \
     > "$1/ca.info"
   certtool --generate-self-signed --load-privkey "$1/ca-key.pem" \
     --template "$1/ca.info" --outfile "$1/ca-cert.pem" 2>/dev/null
 }
 
-# A key and a certificate signed by the CA in $1: name $2 in $3 with
-# the template lines $4.
+# A key (of type $5, default ecdsa) and a certificate signed by the CA
+# in $1: name $2 in $3 with the template lines $4.
 _tls_cert ()
 {
-  certtool --generate-privkey --key-type=ecdsa > "$3/$2-key.pem" 2>/dev/null
+  certtool --generate-privkey --key-type="${5:-ecdsa}" > "$3/$2-key.pem" \
+    2>/dev/null
   printf "%b" "$4" > "$3/$2.info"
   certtool --generate-certificate --load-ca-certificate "$1/ca-cert.pem" \
     --load-ca-privkey "$1/ca-key.pem" --load-privkey "$3/$2-key.pem" \
@@ -58,8 +61,9 @@ _tls_cert ()
 # A PKI: $tls_dir/ca (the CA), server (for nbdkit and qemu-nbd: a
 # certificate for the name localhost only), client (a client
 # certificate), anon (the CA only, no client certificate), noca (the
-# client certificate but no CA: the system's CAs are used), other (a
-# different CA that signed nothing here).
+# client certificate but no CA: as in libnbd such a directory is passed
+# over, so the system's CAs are used and no client certificate), other
+# (a different CA that signed nothing here).
 tls_make_pki ()
 {
   local d="$tls_dir"

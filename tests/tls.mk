@@ -12,6 +12,7 @@ tls_fake_server_LDADD =
 tls_tests = \
 	tls-psk.sh \
 	tls-x509.sh \
+	tls-client-certs.sh \
 	tls-no-downgrade.sh \
 	tls-opt-starttls.sh \
 	tls-aio-parallel.sh \
