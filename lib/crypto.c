@@ -740,6 +740,7 @@ debug_ktls (struct nbd_handle *h, gnutls_session_t session)
          k == GNUTLS_KTLS_SEND ? "send only" :
          k == GNUTLS_KTLS_RECV ? "receive only" : "not in use");
   gnutls_free (desc);
+  nbd_internal_tls_debug_group (h, session);
 }
 
 /* Why the handshake failed, as one error. */

@@ -448,6 +448,11 @@ extern int nbd_internal_tls_set_priority (struct nbd_handle *h,
                                           struct gnutls_session_int *session,
                                           bool psk);
 
+/* ---- tls-groups.c: key exchange groups, the post-quantum ones ---- */
+extern const char *nbd_internal_tls_pq_groups_known (void);
+extern void nbd_internal_tls_debug_group (struct nbd_handle *h,
+                                          struct gnutls_session_int *session);
+
 /* ---- handshake.c: options sent, their replies decoded, export facts ---- */
 extern int nbd_internal_opt_send (struct nbd_handle *h, uint32_t option,
                                   const void *payload, size_t len);

@@ -19,7 +19,8 @@ tls_tests = \
 	tls-hangup.sh \
 	tls-forget.sh \
 	tls-qemu.sh \
-	tls-cipher-order.sh
+	tls-cipher-order.sh \
+	tls-pq-groups.sh
 
 TESTS += $(tls_tests)
 EXTRA_DIST += $(tls_tests) tls-functions.sh
