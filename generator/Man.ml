@@ -341,12 +341,32 @@ to change the traffic can make that refusal happen, so prefer
 C<LIBNBD_TLS_REQUIRE>.  C<nbds://> URIs require TLS.
 
 With X.509 certificates (the default), the server's certificate is
-checked against the CA in C<ca-cert.pem> of the directory given to
-L<nbd_set_tls_certificates(3)>, or against the system's trusted CAs,
-and its name against the host connected to (or the name given to
-L<nbd_set_tls_hostname(3)>).  C<client-cert.pem> and
-C<client-key.pem> in the same directory, if present, identify the
-client.  L<nbd_set_tls_verify_peer(3)> turns the server check off.
+checked against the CA in C<ca-cert.pem> of the certificates
+directory, or against the system's trusted CAs, and its name against
+the host connected to (or the name given to
+L<nbd_set_tls_hostname(3)>).  The certificates directory is the one
+given to L<nbd_set_tls_certificates(3)>, else the first of
+F</etc/pki/libnbd> (for root) or F<$HOME/.pki/libnbd> and
+F<$HOME/.config/pki/libnbd> (for other users); only a directory
+holding C<ca-cert.pem> counts, and without one the system's CAs are
+used and no client certificate.  C<client-cert.pem> and
+C<client-key.pem> in that directory, if both are present, identify
+the client; so do C<client-cert-0.pem> and C<client-key-0.pem>,
+C<client-cert-1.pem> and C<client-key-1.pem>, and so on up to the
+first number missing either file.  GnuTLS sends the server the one
+certificate its request fits (the CAs it accepts, the signature
+algorithms it takes), so one directory can hold, say, an RSA and an
+ECDSA certificate, or a post-quantum and a classical one.  A key that
+does not match its certificate fails the connection.
+C<ca-crl.pem>, if present, lists revoked certificates.
+L<nbd_set_tls_verify_peer(3)> turns the server check off.
+
+The key exchange groups are those of the TLS priorities in use, as
+GnuTLS and the system's configuration give them: where GnuTLS offers a
+hybrid post-quantum group such as C<X25519-MLKEM768> (a GnuTLS 3.8
+recent enough and built with liboqs or leancrypto), a server that
+prefers it gets it.  C<LIBNBD_DEBUG=1> tells after each handshake which group was used
+and which post-quantum groups this GnuTLS knows.
 
 With pre-shared keys, L<nbd_set_tls_psk_file(3)> names a file of
 C<username:hexkey> lines such as L<psktool(1)> writes:

@@ -2,13 +2,13 @@
  * them are post-quantum.
  *
  * As in libnbd 1.24, the groups offered are those of the priorities in
- * use, nothing added: where the GnuTLS at run time knows a hybrid
- * post-quantum group (X25519-MLKEM768 and the like: GnuTLS 3.8.8 and
- * later, built with liboqs or leancrypto) and its default priorities,
- * the system's policy or the program's priority string offer it, a
- * server that prefers it gets it.  GnuTLS 3.7 knows none, and so only
- * classical groups are ever negotiated there.  What this GnuTLS knows
- * and what each session got is told in the debug messages.
+ * use, nothing added.  Where the GnuTLS at run time knows a hybrid
+ * post-quantum group (X25519-MLKEM768 and the like: a recent GnuTLS
+ * 3.8 built with liboqs or leancrypto) and the default priorities, the
+ * system's policy or the program's priority string offer it, a server
+ * that prefers it gets it.  GnuTLS 3.7 knows none, so only classical
+ * groups are ever negotiated there.  The debug messages say what this
+ * GnuTLS knows and what each session got.
  */
 #include <config.h>
 

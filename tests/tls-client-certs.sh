@@ -27,7 +27,8 @@ fi
 # Certificates: $d/ca is CA A (ECDSA), which signed the servers' and
 # client a-ec (the PKI's client); CA B (RSA) signed client b-ec; A
 # signed a-rsa too.  server trusts A for clients, server-b trusts B.
-tpl='organization = libnbd test\ncn = %s\ntls_www_client\nencryption_key\nsigning_key\nexpiration_days = 2\n'
+tpl='organization = libnbd test\ncn = %s\ntls_www_client\n'
+tpl+='encryption_key\nsigning_key\nexpiration_days = 2\n'
 mkdir "$d/cab" "$d/certs" "$d/server-b"
 _tls_ca "$d/cab" "libnbd test CA B" rsa
 # shellcheck disable=SC2059
@@ -61,33 +62,35 @@ client_dir ()
 nbdkit=nbdkit
 server ()
 {
-  echo "$nbdkit" -s --exit-with-parent --tls=require --tls-verify-peer \
-    --tls-certificates="$d/$1"
+  srv_cmd=("$nbdkit" -s --exit-with-parent --tls=require --tls-verify-peer
+           --tls-certificates="$d/$1")
 }
 connects ()
 {
-  local dir="$d/$1" srv="$2"
+  local dir="$d/$1"
+  server "$2"
   shift 2
   tls_client --certs "$dir" --hostname localhost --negotiated 1 \
-    -- $(server "$srv") "$@" memory 1M
+    -- "${srv_cmd[@]}" "$@" memory 1M
   if [ -n "$have_peer" ]; then
     echo "== on libnbd 1.24.4"
     timeout 60 "$peer/run" "${builddir:-.}/tls-client" --certs "$dir" \
       --hostname localhost --negotiated 1 \
-      -- $(server "$srv") "$@" memory 1M
+      -- "${srv_cmd[@]}" "$@" memory 1M
   fi
 }
 refused ()
 {
-  local dir="$d/$1" srv="$2"
+  local dir="$d/$1"
+  server "$2"
   shift 2
   tls_client --certs "$dir" --hostname localhost \
-    --fail 'EPROTO|EPIPE|ECONNRESET' -- $(server "$srv") "$@" memory 1M
+    --fail 'EPROTO|EPIPE|ECONNRESET' -- "${srv_cmd[@]}" "$@" memory 1M
   if [ -n "$have_peer" ]; then
     echo "== on libnbd 1.24.4"
     timeout 60 "$peer/run" "${builddir:-.}/tls-client" --certs "$dir" \
       --hostname localhost --fail NOERRNO \
-      -- $(server "$srv") "$@" memory 1M
+      -- "${srv_cmd[@]}" "$@" memory 1M
   fi
 }
 
@@ -138,7 +141,9 @@ refused nocert server-b
 # handshake, in 1.24's words, whatever the server wants.
 client_dir wrongkey a-ec-cert.pem=client-cert.pem a-ec-key.pem=client-key.pem \
   b-ec-cert.pem=client-cert-0.pem a-ec-key.pem=client-key-0.pem
-msg="gnutls_certificate_set_x509_key_file: $d/wrongkey/client-cert-0.pem, $d/wrongkey/client-key-0.pem: The certificate and the given key do not match."
+msg="gnutls_certificate_set_x509_key_file: $d/wrongkey/client-cert-0.pem,"
+msg+=" $d/wrongkey/client-key-0.pem:"
+msg+=" The certificate and the given key do not match."
 for errno in EPROTO NOERRNO; do
   if [ "$errno" = EPROTO ]; then
     run=(timeout 60 $VG "${builddir:-.}/tls-client")
@@ -157,8 +162,9 @@ done
 # A directory without ca-cert.pem is passed over, its client
 # certificate with it: even when the server's certificate is not
 # checked, a server that wants ours refuses us.
+server server
 tls_client --certs "$d/noca" --no-verify \
-  --fail 'EPROTO|EPIPE|ECONNRESET' -- $(server server) memory 1M
+  --fail 'EPROTO|EPIPE|ECONNRESET' -- "${srv_cmd[@]}" memory 1M
 
 # The right kind of key: a server whose priorities sign with RSA only
 # (nbdkit's --tls-priority) takes our RSA certificate beside an ECDSA
@@ -173,10 +179,12 @@ else
 fi
 if [ -n "$nbdkit" ]; then
   mkdir "$d/server-rsa"
-  _tls_cert "$d/ca" server "$d/server-rsa" \
-    'organization = libnbd test\ncn = localhost\ndns_name = localhost\ntls_www_server\nencryption_key\nsigning_key\nexpiration_days = 2\n' rsa
+  stpl='organization = libnbd test\ncn = localhost\ndns_name = localhost\n'
+  stpl+='tls_www_server\nencryption_key\nsigning_key\nexpiration_days = 2\n'
+  _tls_cert "$d/ca" server "$d/server-rsa" "$stpl" rsa
   cp "$d/ca/ca-cert.pem" "$d/server-rsa/"
-  rsa=NORMAL:-SIGN-ALL:+SIGN-RSA-SHA256:+SIGN-RSA-PSS-RSAE-SHA256:+SIGN-RSA-SHA384:+SIGN-RSA-PSS-RSAE-SHA384
+  rsa=NORMAL:-SIGN-ALL:+SIGN-RSA-SHA256:+SIGN-RSA-PSS-RSAE-SHA256
+  rsa+=:+SIGN-RSA-SHA384:+SIGN-RSA-PSS-RSAE-SHA384
   client_dir kinds a-ec-cert.pem=client-cert.pem a-ec-key.pem=client-key.pem \
     a-rsa-cert.pem=client-cert-0.pem a-rsa-key.pem=client-key-0.pem
   connects kinds server-rsa --tls-priority="$rsa"
@@ -208,13 +216,14 @@ if [ "${as_user[*]}" != false ]; then
   cp "$d/certs/a-ec-key.pem" "$h/.config/pki/libnbd/client-key-0.pem"
   # The other user reads the test's throwaway keys.
   chmod -R a+rX "$d"
+  server server
   echo "== tls-client as ${as_user[*]:-$(id -un)}, HOME=$h"
   HOME="$h" timeout 60 "${as_user[@]}" $VG "${builddir:-.}/tls-client" \
-    --hostname localhost --negotiated 1 -- $(server server) memory 1M
+    --hostname localhost --negotiated 1 -- "${srv_cmd[@]}" memory 1M
   # Without the CA there either, the system's CAs are used, which do
   # not know ours.
   rm "$h/.config/pki/libnbd/ca-cert.pem"
   HOME="$h" timeout 60 "${as_user[@]}" $VG "${builddir:-.}/tls-client" \
-    --hostname localhost --fail EPROTO -- $(server server) memory 1M
+    --hostname localhost --fail EPROTO -- "${srv_cmd[@]}" memory 1M
 fi
 echo "$0: OK"

@@ -42,7 +42,8 @@ check_session ()
     grep -q -e "group $group, post-quantum\$" \
       -e "group $group, not post-quantum: GnuTLS .* here knows" <<<"$line"
   elif [ -z "$known" ]; then
-    grep -q "group $group, not post-quantum: GnuTLS .* here knows no post-quantum group" <<<"$line"
+    grep -q "group $group, not post-quantum: GnuTLS .* here knows no" \
+      <<<"$line"
   else
     grep -q -e "group $group, post-quantum\$" \
       -e "here knows $known, which" <<<"$line"
