@@ -36,7 +36,7 @@ serve ()
 {
   local name=$1
   shift
-  rm -f "$tmp/$name.log"
+  rm -f "$tmp/$name.log" "$tmp/$name.mark"
   start_nbdkit "$tmp/$name.sock" --filter=log "$@" logfile="$tmp/$name.log"
 }
 
