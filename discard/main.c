@@ -113,15 +113,14 @@ join_words (char **argv)
   return s;
 }
 
-/* Connect to ARGV[0], a URI, or to the server command ARGV[1..] when
- * the arguments are [ CMD ARGS ... ].
+/* Whether ARGV (ARGC words) is [ CMD ARGS ... ] rather than one URI;
+ * sets TARGET to the words the question names.  A bad count exits.
  */
-static void
-connect_to (const struct options *opts, int argc, char **argv)
+static bool
+choose_target (int argc, char **argv)
 {
   bool command = argc >= 3 && strcmp (argv[0], "[") == 0 &&
                  strcmp (argv[argc - 1], "]") == 0;
-  int r;
 
   if (argc == 0) {
     fprintf (stderr, "%s: NBD-URI is required.  See --help or %s(1) "
@@ -136,6 +135,18 @@ connect_to (const struct options *opts, int argc, char **argv)
   target = command ? join_words (argv) : strdup (argv[0]);
   if (target == NULL)
     die (strerror (errno));
+  return command;
+}
+
+/* Connect to ARGV[0], a URI, or to the server command ARGV[1..] when
+ * the arguments are [ CMD ARGS ... ].
+ */
+static void
+connect_to (const struct options *opts, int argc, char **argv)
+{
+  bool command = choose_target (argc, argv);
+  int r;
+
   nbd = nbd_create ();
   if (nbd == NULL)
     die_nbd ();
