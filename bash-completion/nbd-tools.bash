@@ -1,6 +1,7 @@
-# Bash completion for libnbd's tools: nbdcopy, nbddump, nbdfuse, nbdinfo
-# and nbdsh.  Installed once under each tool's name, where
-# bash-completion loads it the first time that tool is completed.
+# Bash completion for libnbd's tools: nbdcopy, nbddiscard, nbddump,
+# nbdfuse, nbdinfo, nbdsh and nbdzero.  Installed once under each
+# tool's name, where bash-completion loads it the first time that tool
+# is completed.
 #
 # Options come from the tool itself (--long-options, --short-options),
 # so they never fall behind it; other words complete as file names.
@@ -20,4 +21,5 @@ $("$tool" --long-options 2>/dev/null)" ;;
   mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
 }
 
-complete -o default -F _libnbd_tool nbdcopy nbddump nbdfuse nbdinfo nbdsh
+complete -o default -F _libnbd_tool nbdcopy nbddiscard nbddump nbdfuse \
+  nbdinfo nbdsh nbdzero

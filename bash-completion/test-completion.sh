@@ -36,12 +36,14 @@ complete_word ()
 declare -A long=(
   [nbdcopy]=--destination-is-zero [nbddump]=--limit [nbdinfo]=--json
   [nbdsh]=--base-allocation [nbdfuse]=--fuse-help
+  [nbddiscard]=--fast-zero [nbdzero]=--check
 )
 declare -A prefix=(
   [nbdcopy]=--destination- [nbddump]=--lim [nbdinfo]=--js
   [nbdsh]=--base [nbdfuse]=--fuse
+  [nbddiscard]=--fa [nbdzero]=--ch
 )
-for tool in ${TOOLS:-nbdcopy nbddump nbdinfo nbdsh nbdfuse}; do
+for tool in ${TOOLS:-nbdcopy nbddump nbdinfo nbdsh nbdfuse nbddiscard nbdzero}; do
   "$tool" --long-options | grep -x -- "${long[$tool]}" > /dev/null
   complete_word $tool "${prefix[$tool]}" > "$tmp/out"
   if [ "$(cat "$tmp/out")" != "${long[$tool]}" ]; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # docs-man-pages.sh: one man page per exported call, each rendering
-# without groff warnings.
+# without groff warnings, as the pages of nbddiscard and nbdzero do.
 
 . "${srcdir:-.}/functions.sh"
 set -e
@@ -46,6 +46,18 @@ fi
 status=0
 for f in "$docs"/libnbd*.3 "$docs"/nbd_*.3; do
   if ! groff -man -ww -z "$f" > "$tmp/out" 2>&1 || [ -s "$tmp/out" ]; then
+    echo "$0: FAIL: $f:"
+    cat "$tmp/out"
+    status=1
+  fi
+done
+# So must the pages of the tools written beside the library.
+for f in "$builddir"/../discard/nbddiscard.1 "$builddir"/../discard/nbdzero.1
+do
+  if [ ! -f "$f" ]; then
+    echo "$0: FAIL: $f is missing"
+    status=1
+  elif ! groff -man -ww -z "$f" > "$tmp/out" 2>&1 || [ -s "$tmp/out" ]; then
     echo "$0: FAIL: $f:"
     cat "$tmp/out"
     status=1
