@@ -1159,7 +1159,8 @@ let generate_man_page () =
   pr "\\fBset_debug_callback\\fR stops it.\n";
   pr ".SH CALLS\n";
   pr "The methods of \\fBHandle\\fR, each documented in\n";
-  pr "\\fBnbd_\\fR\\fIname\\fR(3):\n";
+  pr "\\fBnbd_\\fR\\fIname\\fR(3), whose text is also the method's\n";
+  pr "documentation in the crate (\\fBcargo doc\\fR):\n";
   pr ".PP\n.nf\n";
   List.iter (fun call ->
     pr "%s\n" (Pod.escape ~code:true (man_sig call))) calls;
