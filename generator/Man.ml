@@ -406,7 +406,7 @@ let generate_libnbd_3 () =
 (* ---- docs/man-pages.mk ---- *)
 
 let page_files =
-  "libnbd.3" :: "libnbd-ocaml.3" :: "libnbd-rust.3"
+  "libnbd.3" :: "libnbd-ocaml.3" :: "libnbd-python.3" :: "libnbd-rust.3"
   :: List.map (fun n -> sprintf "nbd_%s.3" n) (List.sort compare all_names)
 
 let generate_man_pages_mk () =

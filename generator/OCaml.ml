@@ -202,7 +202,12 @@ let generate_ocaml_nbd_mli () =
   pr "  val to_string : t -> string\n  (** A copy of the buffer. *)\n\n";
   pr "  val of_bytes : bytes -> t\n  (** A new buffer holding a copy. *)\n\n";
   pr "  val of_string : string -> t\n  (** A new buffer holding a copy. *)\n\n";
-  pr "  val size : t -> int\n  (** The size of the buffer in bytes. *)\n";
+  pr "  val size : t -> int\n  (** The size of the buffer in bytes. *)\n\n";
+  pr "  val is_zero : ?sub:(int * int) -> t -> bool\n";
+  pr "  (** Whether every byte of the buffer is zero; with\n";
+  pr "      [~sub:(offset, len)], of those bytes only.  The range must\n";
+  pr "      lie inside the buffer, or it raises [Invalid_argument]; an\n";
+  pr "      empty range is all zero. *)\n";
   pr "end\n";
   pr "(** Buffers of asynchronous commands. *)\n\n";
   pr "val errno_of_unix_error : Unix.error -> int\n";
@@ -263,7 +268,9 @@ let generate_ocaml_nbd_ml () =
   pr "  external to_bytes : t -> bytes = \"mlnbd_buffer_to_bytes\"\n";
   pr "  external to_string : t -> string = \"mlnbd_buffer_to_bytes\"\n";
   pr "  external blit_from : string -> t -> unit = \
-      \"mlnbd_buffer_blit_from\"\n\n";
+      \"mlnbd_buffer_blit_from\"\n";
+  pr "  external is_zero : ?sub:(int * int) -> t -> bool =\n";
+  pr "    \"mlnbd_buffer_is_zero\"\n\n";
   pr "  let of_string s =\n";
   pr "    let buf = alloc (String.length s) in\n";
   pr "    blit_from s buf;\n    buf\n\n";
@@ -673,7 +680,9 @@ unsigned values, such as extent flags, are C<int64> as well.";
 The asynchronous reads and writes take an C<NBD.Buffer.t>, a Bigarray
 of bytes outside the OCaml heap; the command keeps it alive until it
 retires.  C<NBD.Buffer.alloc>, C<of_bytes>, C<to_bytes> and C<size>
-make, copy and measure them.  The synchronous calls take C<bytes>.";
+make, copy and measure them; C<NBD.Buffer.is_zero buf> tells whether
+its bytes are all zero, C<NBD.Buffer.is_zero ~sub:(offset, len) buf>
+whether those are.  The synchronous calls take C<bytes>.";
   "Callbacks", "\
 Callbacks are OCaml closures.  A closure is kept alive by libnbd
 until the call or command it belongs to is done with it, then released

@@ -550,7 +550,206 @@ let generate_python_nbd_py () =
   pr "    import nbdsh\n";
   pr "    nbdsh.shell()\n"
 
+(* ---- libnbd-python(3) ---- *)
+
+(* \032 is a space: a verbatim block starts the string. *)
+let man_synopsis = "\
+\032import nbd
+
+ h = nbd.NBD()
+ h.connect_command([\"nbdkit\", \"-s\", \"--exit-with-parent\",
+                    \"memory\", \"1M\"])
+ h.pwrite(b\"hello\", 0)
+ print(h.get_size(), bytes(h.pread(5, 0)))
+ h.close()"
+
+let man_intro = "\
+The module C<nbd> is the Python 3 binding of libnbd.  The handle is
+the class C<nbd.NBD>, and each C call C<nbd_X> is its method C<X>,
+taking the same arguments in the same order, without the handle:
+L<nbd_pread(3)> is C<h.pread(count, offset)>, which returns the bytes
+read as a C<bytearray>.  Optional arguments are keywords with defaults: C<flags=0>
+(such as C<nbd.CMD_FLAG_FUA>) and C<completion=None>.  The
+constants of libnbd(3) are those of the module without the C<LIBNBD_>
+prefix: C<nbd.TLS_REQUIRE>, C<nbd.READ_DATA>,
+C<nbd.CONTEXT_BASE_ALLOCATION>.  Every method's docstring is the
+description of its C call, so C<help(nbd.NBD.pread)> shows the same
+text as L<nbd_pread(3)>.  C<nbd.__version__> is the version of the
+library.
+
+L<nbdsh(1)> is the Python shell with a handle C<h> ready made, for
+trying the calls interactively.
+
+C<make install> puts F<nbd.py> and the extension F<libnbdmod> in the
+platform library directory of the Python that configure found (what
+C<sysconfig.get_paths()[\"platlib\"]> says); C<make install
+PYTHON_INSTALLDIR=dir> puts them in F<dir>, which then goes in
+C<PYTHONPATH>.  To use a libnbd build tree without installing it, run
+the program under the tree's F<run> script, which puts the tree's
+module and F<libnbd.so.0> first:
+
+ ../libnbd/run python3 prog.py"
+
+(* "C<h.a>, C<h.b> and C<h.c>": the methods that take no lock. *)
+let unlocked_methods () =
+  let names = filter_map (fun (name, c) ->
+    if c.is_locked then None else Some (sprintf "C<h.%s>" name)) calls in
+  match List.rev names with
+  | [] -> "none"
+  | [ n ] -> n
+  | last :: rest -> String.concat ", " (List.rev rest) ^ " and " ^ last
+
+let man_sections () = [
+  "HANDLES", "\
+C<nbd.NBD()> makes a new handle, which holds settings until one of
+the C<connect_*> methods connects it.  It is closed, its connection
+shut and any server subprocess waited for, when the last reference to
+it goes, or earlier by C<h.close()>.  After C<h.close()> every
+method, C<close> itself included, raises C<nbd.ClosedHandle> (a
+C<ValueError>).
+
+A C<with> block closes the handle at its end, whether the block
+returns or raises:
+
+ with nbd.nbd() as h:
+     h.connect_uri(\"nbd+unix:///?socket=/tmp/sock\")
+     data = h.pread(512, 0)
+
+C<with nbd.NBD() as h:> does the same here, but not with libnbd
+1.24, whose C<nbd.NBD> is no context manager.";
+  "ERRORS", "\
+A call that fails in libnbd raises C<nbd.Error>, a subclass of
+C<Exception>, with:
+
+=over 4
+
+=item C<e.string>
+
+the message of L<nbd_get_error(3)>, which starts with the name of the
+C call that failed, such as C<nbd_pread: invalid state: ...>;
+
+=item C<e.errnum>
+
+the errno of L<nbd_get_errno(3)>, a number to compare with those of
+Python's C<errno> module (C<errno.ENOTCONN>), C<0> when the error has
+none;
+
+=item C<e.errno>
+
+the name of that errno, such as C<\"ENOTCONN\">, or C<None>.
+
+=back
+
+C<str(e)> is the message followed by the errno's name in brackets.
+An argument Python cannot convert is refused before libnbd sees it,
+with Python's own exceptions: C<TypeError> for a value of the wrong
+type, C<ValueError> for a negative count, C<OverflowError> for a
+number too big for the C type.";
+  "BUFFERS", "\
+Synchronous calls take any bytes-like object to write
+(C<h.pwrite(b\"...\", offset)>) and return a new C<bytearray> for what
+they read.
+
+Asynchronous reads and writes (C<h.aio_pread>, C<h.aio_pwrite>, ...)
+return at once, so they take a buffer that outlives the call:
+C<nbd.Buffer>.  The command holds a reference to its buffer until the
+command retires, so dropping it meanwhile is safe.  While the command
+holds it, its size cannot change (an attempt raises C<BufferError>).
+
+=over 4
+
+=item C<nbd.Buffer(n)>
+
+a buffer of C<n> bytes, initialised only when something can see it:
+it reads as zeroes, and is zeroed before a command uses it;
+
+=item C<nbd.Buffer.from_bytearray(b)>
+
+a buffer holding a copy of C<b> (or of C<bytearray(b)>);
+
+=item C<nbd.Buffer.from_buffer(obj)>
+
+a buffer sharing the memory of C<obj>, any object with the buffer
+protocol: what C<h.aio_pread> reads into it appears in C<obj>;
+
+=item C<buf.to_bytearray()>, C<buf.to_bytes()>
+
+a copy of the contents; C<buf.to_buffer()> the object underneath,
+shared;
+
+=item C<len(buf)>, C<buf.size()>
+
+its size in bytes;
+
+=item C<buf.is_zero(offset=0, size=-1)>
+
+whether the bytes from C<offset>, C<size> of them (C<-1>: up to the
+end), are all zero; a range outside the buffer raises C<IndexError>;
+
+=item C<buf[i]>, C<buf[i:j]>, C<buf[i] = v>, C<buf[i:j] = b>
+
+indexing and slicing, as on a C<bytearray> (negative indices and
+steps included): an index is an C<int> from 0 to 255, a slice a new
+C<bytearray>, an index out of range an C<IndexError>.
+
+=back";
+  "CALLBACKS", "\
+A callback is any Python callable.  It gets the arguments of the C
+callback but its C<user_data>, in the same order: a chunk of a
+structured read (L<nbd_pread_structured(3)>) as a read-only
+C<memoryview> into the read buffer, valid during the call only; the
+extents of L<nbd_block_status(3)> as a flat list of C<int>s (length,
+flags, length, flags, ...), those of
+L<nbd_block_status_64(3)> as a list of C<(length, flags)> pairs; the
+C<int *error> argument as a C<ctypes.c_int>, whose C<.value> the
+callback reads and may set to an errno.  A callback returns an
+C<int>, as in C: C<-1> (with C<error.value> set) fails the command, a
+completion callback's C<1> retires its command at once.  Any other
+result counts as C<0>.
+
+An exception raised in a callback is printed to stderr and counts as
+C<-1>, so a chunk or extent callback that raises fails its command;
+a completion callback runs once its command is done, and raising there
+leaves the command's result as it was.  A failed
+C<assert> in a callback is a bug: it prints the traceback and aborts
+the program.
+
+libnbd holds a reference to the callable until it has no more use for
+it: the command has retired, the callback was replaced or cleared, or
+the handle was closed.
+
+A callback runs while the call that runs it (C<h.poll>,
+C<h.pread_structured>, C<h.aio_notify_read>, ...) holds the handle's
+lock, so on its own handle it may call only the methods that skip the
+lock: " ^ unlocked_methods () ^ ".  Any other method on its own handle
+waits for ever for that lock, as in C.  Methods of other handles are
+not limited.";
+  "THREADS AND THE GIL", "\
+Every method releases the global interpreter lock while libnbd runs,
+so other Python threads run while one waits for the server, and a
+callback takes the lock back while it runs.  Threads may share a
+handle: the blocking calls of several threads on one handle run
+together, each waiting for its own reply (see L<libnbd(3)/HANDLES>).
+The library starts no thread of its own: callbacks run in the thread
+of the call that runs them.";
+]
+
+let generate_libnbd_python_3 () =
+  Man.pr_title "libnbd-python(3): the Python bindings" "LIBNBD-PYTHON";
+  pr ".SH NAME\nlibnbd\\-python \\- how to use libnbd from Python\n";
+  pr ".SH SYNOPSIS\n";
+  Pod.pr_pod "libnbd-python(3)" man_synopsis;
+  pr ".SH DESCRIPTION\n";
+  Pod.pr_pod "libnbd-python(3)" man_intro;
+  List.iter (fun (title, text) ->
+    pr ".SH %s\n" title;
+    Pod.pr_pod "libnbd-python(3)" text
+  ) (man_sections ());
+  pr ".SH SEE ALSO\n.ad l\n";
+  pr "\\fBlibnbd\\fR(3),\n\\fBnbdsh\\fR(1),\n\\fBpython3\\fR(1)\n"
+
 let generate out =
+  out "docs/libnbd-python.3" generate_libnbd_python_3;
   out "python/methods.h" generate_python_methods_h;
   out "python/methods.c" generate_python_methods_c;
   out "python/nbd.py" generate_python_nbd_py

@@ -380,9 +380,327 @@ let optarg_exprs ind h c =
        sprintf "%s.unwrap_or(%s::empty()).bits()" n (flags_type f)
   ) c.optargs
 
+(* ---- rustdoc: the table's POD as Markdown ---- *)
+
+(* The doc comments of the methods are the table's descriptions,
+   rendered from the POD tree (Pod.parse) to the Markdown of rustdoc:
+   C<> a code span, B<> bold, I<> and F<> italics, E<> the character,
+   L<nbd_X(3)> a link to the method X, other L<page(N)> plain text,
+   a verbatim paragraph a fenced block (never a doctest), =over
+   ... =back a list.  Paragraphs are reflowed, so that no line starts
+   with what Markdown would take for a heading, quote or list, and
+   characters Markdown would read as mark-up are escaped. *)
+
+let md_width = 72
+
+(* Text of the descriptions, escaped for Markdown. *)
+let md_escape s =
+  let b = Buffer.create (String.length s + 8) in
+  let n = String.length s in
+  let alnum i =
+    i >= 0 && i < n &&
+      (match s.[i] with 'a'..'z' | 'A'..'Z' | '0'..'9' -> true | _ -> false) in
+  String.iteri (fun i ch ->
+    match ch with
+    | '\\' | '`' | '*' | '[' | ']' | '<' | '~' | '|' ->
+       Buffer.add_char b '\\'; Buffer.add_char b ch
+    (* Inside a word, _ is never emphasis. *)
+    | '_' when not (alnum (i - 1) && alnum (i + 1)) ->
+       Buffer.add_string b "\\_"
+    (* & starting what could be an entity such as &lt; *)
+    | '&' when i + 1 < n && (alnum (i + 1) || s.[i + 1] = '#') ->
+       Buffer.add_string b "\\&"
+    | ch -> Buffer.add_char b ch) s;
+  Buffer.contents b
+
+(* A code span of [s]: delimited by more backticks than the longest
+   run in it, padded when it starts or ends with one. *)
+let md_code s =
+  let s = String.map (fun c -> if c = '\n' then ' ' else c) s in
+  let longest = ref 0 and run = ref 0 in
+  String.iter (fun c ->
+    if c = '`' then (incr run; longest := max !longest !run)
+    else run := 0) s;
+  let fence = String.make (!longest + 1) '`' in
+  let pad = s <> "" && (s.[0] = '`' || s.[String.length s - 1] = '`') in
+  if pad then fence ^ " " ^ s ^ " " ^ fence else fence ^ s ^ fence
+
+(* A method of Handle for the C call nbd_[name], if there is one. *)
+let method_link name =
+  if List.mem_assoc name calls then
+    Some (sprintf "[`Handle::%s`](crate::Handle::%s)" name name)
+  else if name = "create" then
+    Some "[`Handle::new`](crate::Handle::new)"
+  else None
+
+(* L<...>: a call, a man page, a section of one, or text|target. *)
+let md_link where target =
+  let unquote s =
+    let n = String.length s in
+    if n >= 2 && s.[0] = '"' && s.[n - 1] = '"' then String.sub s 1 (n - 2)
+    else s in
+  let page p =
+    if Str.string_match (Str.regexp "nbd_\\([a-z0-9_]+\\)(3)$") p 0 then
+      match method_link (Str.matched_group 1 p) with
+      | Some l -> l
+      | None -> md_escape p
+    else if Str.string_match (Str.regexp "[a-z0-9_.+-]+([0-9][a-z]*)$") p 0
+    then md_escape p
+    else failwithf "%s: POD: L<%s>: not a man page reference" where p in
+  match String.index_opt target '|' with
+  | Some i -> md_escape (String.sub target 0 i)
+  | None ->
+     match String.index_opt target '/' with
+     | Some 0 ->
+        sprintf "\"%s\" in %s"
+          (md_escape (unquote (String.sub target 1 (String.length target - 1))))
+          (md_escape (where ^ "(3)"))
+     | Some i when i > 0 && target.[i - 1] = ')' ->
+        sprintf "\"%s\" in %s"
+          (md_escape (unquote (String.sub target (i + 1)
+                                 (String.length target - i - 1))))
+          (page (String.sub target 0 i))
+     | _ -> page target
+
+(* Inline POD to Markdown pieces: `Text (breakable at its spaces) or
+   `Atom (never broken: code spans and links). *)
+let md_inline where s =
+  let rec render = function
+    | Pod.Text t -> [ `Text (md_escape t) ]
+    | Pod.Mark ('C', ch) -> [ `Atom (md_code (Pod.pod_plain ch)) ]
+    | Pod.Mark ('B', ch) -> wrap "**" ch
+    | Pod.Mark (('I' | 'F'), ch) -> wrap "*" ch
+    | Pod.Mark ('S', ch) -> List.concat_map render ch
+    | Pod.Mark ('L', ch) -> [ `Atom (md_link where (Pod.pod_plain ch)) ]
+    | Pod.Mark ('E', _) as e -> [ `Text (md_escape (Pod.pod_entity where e)) ]
+    | Pod.Mark (('Z' | 'X'), _) -> []
+    | Pod.Mark (c, _) -> failwithf "%s: POD: unknown markup %c<...>" where c
+  and wrap m ch =
+    (* The marker hugs the text inside, so it cannot be broken off. *)
+    `Glue m :: List.concat_map render ch @ [ `Glue m ] in
+  List.concat_map render (Pod.parse where s)
+
+(* The words of the pieces: spaces in `Text separate words; pieces
+   not separated by a space are one word. *)
+let md_words pieces =
+  let words = ref [] and cur = Buffer.create 16 in
+  let flush () =
+    if Buffer.length cur > 0 then (
+      words := Buffer.contents cur :: !words; Buffer.clear cur) in
+  List.iter (function
+    | `Atom a | `Glue a -> Buffer.add_string cur a
+    | `Text t ->
+       String.iter (fun c ->
+         if c = ' ' || c = '\n' || c = '\t' then flush ()
+         else Buffer.add_char cur c) t
+  ) pieces;
+  flush ();
+  List.rev !words
+
+(* A word that would start a block if it began a line: a heading,
+   quote, list item, setext underline or thematic break. *)
+let md_protect_start w =
+  if w = "" then w
+  else match w.[0] with
+    | '#' | '>' | '+' | '-' | '=' -> "\\" ^ w
+    | '0' .. '9' ->
+       let i = ref 0 in
+       while !i < String.length w && w.[!i] >= '0' && w.[!i] <= '9' do
+         incr i done;
+       if !i < String.length w && (w.[!i] = '.' || w.[!i] = ')') then
+         String.sub w 0 !i ^ "\\" ^ String.sub w !i (String.length w - !i)
+       else w
+    | _ -> w
+
+(* A paragraph, filled to md_width columns after [indent]. *)
+let md_fill indent words =
+  let lines = ref [] and cur = Buffer.create 80 in
+  List.iter (fun w ->
+    if Buffer.length cur > 0
+       && Buffer.length cur + 1 + String.length w > md_width - indent then (
+      lines := Buffer.contents cur :: !lines; Buffer.clear cur);
+    if Buffer.length cur = 0 then Buffer.add_string cur (md_protect_start w)
+    else (Buffer.add_char cur ' '; Buffer.add_string cur w)
+  ) words;
+  if Buffer.length cur > 0 then lines := Buffer.contents cur :: !lines;
+  List.rev !lines
+
+(* The Markdown of a whole description, as lines. *)
+let md_of_pod where pod =
+  let fail fmt = ksprintf (fun m -> failwithf "%s: POD: %s" where m) fmt in
+  let paras =
+    let rec group cur acc = function
+      | [] -> List.rev (if cur = [] then acc else List.rev cur :: acc)
+      | l :: ls when String.trim l = "" ->
+         group [] (if cur = [] then acc else List.rev cur :: acc) ls
+      | l :: ls -> group (l :: cur) acc ls in
+    group [] [] (String.split_on_char '\n' pod) in
+  let is_verbatim p = (List.hd p).[0] = ' ' || (List.hd p).[0] = '\t' in
+  let rec merge = function
+    | a :: b :: rest when is_verbatim a && is_verbatim b ->
+       merge ((a @ [ "" ] @ b) :: rest)
+    | p :: rest -> p :: merge rest
+    | [] -> [] in
+  let out = ref [] in
+  let emit ind lines =
+    if !out <> [] then out := "" :: !out;
+    List.iter (fun l ->
+      out := (if l = "" then "" else String.make ind ' ' ^ l) :: !out) lines in
+  let in_list = ref false in
+  let text ind lines =
+    md_fill ind (md_words (md_inline where (String.concat "\n"
+                                              (List.map String.trim lines)))) in
+  List.iter (fun p ->
+    let first = List.hd p in
+    let ind = if !in_list then 2 else 0 in
+    if is_verbatim p then (
+      let indent l =
+        let i = ref 0 in
+        while !i < String.length l && (l.[!i] = ' ' || l.[!i] = '\t') do
+          incr i done;
+        !i in
+      let strip = List.fold_left (fun m l ->
+        if String.trim l = "" then m else min m (indent l)) max_int p in
+      let body = List.map (fun l ->
+        if String.trim l = "" then ""
+        else String.sub l strip (String.length l - strip)) p in
+      let fence =
+        if List.exists (fun l -> Str.string_match (Str.regexp ".*```") l 0)
+             body then "~~~~" else "```" in
+      emit ind ((fence ^ "text") :: body @ [ fence ])
+    )
+    else if first.[0] = '=' then (
+      let cmd, rest =
+        match String.index_opt first ' ' with
+        | Some i -> String.sub first 0 i,
+                    String.trim (String.sub first i (String.length first - i))
+        | None -> first, "" in
+      match cmd with
+      | "=over" -> if !in_list then fail "nested =over"; in_list := true
+      | "=back" -> if not !in_list then fail "=back without =over";
+                   in_list := false
+      | "=item" ->
+         if not !in_list then fail "=item outside =over ... =back";
+         let tag = if rest = "*" then [] else text 2 [ rest ] in
+         let body = match List.tl p with
+           | [] -> []
+           | b -> text 2 b in
+         (match tag, body with
+          | [], [] -> emit 0 [ "-" ]
+          | [], b :: bs | b :: bs, [] ->
+             emit 0 (("- " ^ b) :: List.map (fun l -> "  " ^ l) bs)
+          | t :: ts, b ->
+             emit 0 (("- " ^ t) :: List.map (fun l -> "  " ^ l) ts);
+             if b <> [] then emit 2 b)
+      | _ -> fail "unsupported POD command %S" cmd
+    )
+    else emit ind (text ind p)
+  ) (merge paras);
+  if !in_list then fail "=over without =back";
+  List.rev !out
+
+(* What must never reach rustdoc: POD mark-up left over outside code
+   (X<...> of any capital, E<...>, a =command), which would show as
+   it is. *)
+let check_markdown where lines =
+  let in_fence = ref false in
+  List.iter (fun l ->
+    let t = String.trim l in
+    if string_starts_with ~prefix:"```" t || string_starts_with ~prefix:"~~~~" t
+    then in_fence := not !in_fence
+    else if not !in_fence then (
+      (* Drop the code spans, then look. *)
+      let plain = Str.global_replace (Str.regexp "`[^`]*`") "" t in
+      if Str.string_match (Str.regexp "=[a-z]") plain 0
+         || (try ignore (Str.search_forward
+                           (Str.regexp "\\(^\\|[^\\\\A-Za-z]\\)[A-Z]<[^ ]")
+                           plain 0); true
+             with Not_found -> false)
+      then failwithf "Rust: %s: POD mark-up left in its rustdoc: %s" where l)
+  ) lines
+
+(* The converter on every construct it handles, checked at each run:
+   a change that garbles one fails the build here. *)
+let md_self_test () =
+  let pod = "\
+Text with C<code>, C<< a`b >>, B<bold>, I<it>, F</tmp/f>, S<no break>,
+E<lt>E<gt>, L<nbd_pread(3)>, L<nbd_create(3)>, L<poll(2)>,
+L<libnbd(3)/HANDLES>, L<the read|nbd_pread(3)> and Z<>X<index>mark-up
+characters * _x a_b [x] <y> &lt; ~ | \\ 2*3.
+- not a list, 1. not a list either
+# not a heading
+
+ verbatim <b> C<kept>
+  ```
+
+=over 4
+
+=item C<ITEM>
+
+Body of the item.
+
+=back" in
+  let expect = [
+    "Text with `code`, ``a`b``, **bold**, *it*, */tmp/f*, no break, \\<>,";
+    "[`Handle::pread`](crate::Handle::pread),";
+    "[`Handle::new`](crate::Handle::new), poll(2), \"HANDLES\" in libnbd(3),";
+    "the read and mark-up characters \\* \\_x a_b \\[x\\] \\<y> \\&lt; \\~ \\| \\\\";
+    "2\\*3. - not a list, 1. not a list either # not a heading";
+    "";
+    "~~~~text";
+    "verbatim <b> C<kept>";
+    " ```";
+    "~~~~";
+    "";
+    "- `ITEM`";
+    "";
+    "  Body of the item." ] in
+  let got = md_of_pod "self-test" pod in
+  if got <> expect then
+    failwithf "Rust: the POD to Markdown converter gives:\n%s\n\
+               instead of:\n%s" (String.concat "\n" got)
+      (String.concat "\n" expect);
+  check_markdown "self-test" got;
+  (* A line start Markdown would read as a block is escaped. *)
+  let long = String.make (md_width - 1) 'x' in
+  if md_fill 0 [ long; "-"; "1."; "#" ] <> [ long; "\\- 1. #" ] then
+    failwith "Rust: md_fill leaves a list marker starting a line";
+  List.iter (fun (w, e) ->
+    if md_protect_start w <> e then
+      failwithf "Rust: md_protect_start %S gives %S, not %S" w
+        (md_protect_start w) e)
+    [ "-", "\\-"; "#", "\\#"; ">", "\\>"; "+", "\\+"; "=", "\\=";
+      "1.", "1\\."; "12)", "12\\)"; "1a", "1a"; "`-`", "`-`" ]
+
+let md_cache = Hashtbl.create 256
+
+(* The doc comment of the method of call [name]. *)
+let doc_lines c name =
+  match Hashtbl.find_opt md_cache name with
+  | Some l -> l
+  | None ->
+     let where = "nbd_" ^ name in
+     let short = String.capitalize_ascii c.shortdesc in
+     let see_also =
+       filter_map method_link (List.filter ((<>) name) c.see_also) in
+     let lines =
+       md_fill 0 (md_words (md_inline where (short ^ "."))) @ [ "" ]
+       @ md_of_pod where c.longdesc
+       @ (if see_also = [] then []
+          else
+            let links = List.mapi (fun i l ->
+              let sep = if i = List.length see_also - 1 then "." else "," in
+              [ `Atom (l ^ sep); `Text " " ]) see_also |> List.concat in
+            "" :: md_fill 0 (md_words (`Text "See also " :: links)))
+       @ [ ""; md_escape (sprintf "The C call is nbd_%s(3)." name) ] in
+     check_markdown where lines;
+     Hashtbl.add md_cache name lines;
+     lines
+
 let pr_doc ind c name =
-  pr "%s/// %s.\n%s///\n%s/// See nbd_%s(3).\n" ind
-    (String.capitalize_ascii c.shortdesc) ind ind name
+  List.iter (fun l ->
+    if l = "" then pr "%s///\n" ind else pr "%s/// %s\n" ind l
+  ) (doc_lines c name)
 
 let pr_params ind params =
   List.iter (fun (n, t) -> pr "%s%s: %s,\n" ind (rust_name n) t) params
@@ -841,7 +1159,8 @@ let generate_man_page () =
   pr "\\fBset_debug_callback\\fR stops it.\n";
   pr ".SH CALLS\n";
   pr "The methods of \\fBHandle\\fR, each documented in\n";
-  pr "\\fBnbd_\\fR\\fIname\\fR(3):\n";
+  pr "\\fBnbd_\\fR\\fIname\\fR(3), whose text is also the method's\n";
+  pr "documentation in the crate (\\fBcargo doc\\fR):\n";
   pr ".PP\n.nf\n";
   List.iter (fun call ->
     pr "%s\n" (Pod.escape ~code:true (man_sig call))) calls;
@@ -857,6 +1176,7 @@ let generate_man_page () =
   pr "\\fBlibnbd\\fR(3),\n\\fBnbd_create\\fR(3)\n"
 
 let generate out =
+  md_self_test ();
   out "rust/libnbd-sys/src/generated.rs" generate_sys;
   out "rust/src/bindings.rs" generate_bindings;
   out "rust/src/async_bindings.rs" generate_async_bindings;

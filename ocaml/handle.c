@@ -178,6 +178,30 @@ mlnbd_call_fail (struct mlnbd_call *call)
   CAMLnoreturn;
 }
 
+/* What a handle weighs for the GC: the memory libnbd holds for it,
+ * which libnbd 1.24 tells, and our struct; with an older libnbd.h, a
+ * guess of the same order.
+ */
+static mlsize_t
+handle_weight (struct nbd_handle *h)
+{
+#ifdef LIBNBD_HAVE_NBD_GET_HANDLE_SIZE
+  ssize_t r = nbd_get_handle_size (h);
+
+  if (r > 0)
+    return (mlsize_t) r + sizeof (struct mlnbd_handle);
+#else
+  (void) h;
+#endif
+  return 8192;
+}
+
+/* The handle's memory is outside the OCaml heap: the custom block
+ * carries its weight, so that the GC, seeing unreachable handles
+ * pile up, collects (and so closes) them in time.  The block can only
+ * be made once the handle exists; should that allocation raise
+ * Out_of_memory, the new handle is lost with it.
+ */
 value
 mlnbd_create (value unitv)
 {
@@ -185,11 +209,6 @@ mlnbd_create (value unitv)
   CAMLlocal1 (hv);
   struct mlnbd_handle *mh;
 
-  /* The handle's memory is outside the heap: tell the GC about it, so
-   * that unreachable handles are collected (and closed) in time.
-   */
-  hv = caml_alloc_custom_mem (&handle_ops, sizeof mh, 8192);
-  Handle_val (hv) = NULL;
   mh = malloc (sizeof *mh);
   if (mh == NULL)
     caml_raise_out_of_memory ();
@@ -201,6 +220,7 @@ mlnbd_create (value unitv)
   pthread_mutex_init (&mh->lock, NULL);
   mh->users = 0;
   mh->closing = false;
+  hv = caml_alloc_custom_mem (&handle_ops, sizeof mh, handle_weight (mh->h));
   Handle_val (hv) = mh;
   CAMLreturn (hv);
 }

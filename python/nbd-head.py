@@ -52,6 +52,8 @@ class Buffer(object):
 
     Buffer(n) is not initialised until something can see its contents:
     it reads as zeroes, and is zeroed before a command uses it.
+
+    buf[i], buf[i:j] and assignment to them work as on a bytearray.
     '''
 
     def __init__(self, len):
@@ -98,6 +100,19 @@ class Buffer(object):
 
     def __len__(self):
         return len(self._o)
+
+    # Indexing and slicing are those of the object underneath (a
+    # bytearray unless from_buffer shared another): buf[i] is an int,
+    # buf[i:j] a copy, and the errors are its own (IndexError, ...).
+    # While a command holds the buffer, a resizing slice assignment
+    # fails with BufferError.
+    def __getitem__(self, key):
+        self._initialise()
+        return self._o[key]
+
+    def __setitem__(self, key, value):
+        self._initialise()
+        self._o[key] = value
 
     def is_zero(self, offset=0, size=-1):
         '''True if the bytes [offset, offset+size) are all zero; size -1

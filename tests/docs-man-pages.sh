@@ -41,8 +41,21 @@ if ! diff -u "$tmp/calls" "$tmp/pages" > "$tmp/diff"; then
   exit 1
 fi
 
-# Each page, and the overviews (libnbd*.3: libnbd(3), libnbd-rust(3)),
-# must render without a single warning.
+# The overviews, each binding's page among them, are made and listed
+# in man-pages.mk, the list "make install" installs.
+for p in libnbd libnbd-ocaml libnbd-python libnbd-rust; do
+  if [ ! -s "$docs/$p.3" ]; then
+    echo "$0: FAIL: $docs/$p.3 is missing"
+    exit 1
+  fi
+  if ! tr -d ' \t\\' < "$docs/man-pages.mk" | grep -qxF "$p.3"; then
+    echo "$0: FAIL: $p.3 is not in $docs/man-pages.mk: not installed"
+    exit 1
+  fi
+done
+
+# Each page, and the overviews (libnbd*.3: libnbd(3), libnbd-python(3),
+# libnbd-rust(3)...), must render without a single warning.
 status=0
 for f in "$docs"/libnbd*.3 "$docs"/nbd_*.3; do
   if ! groff -man -ww -z "$f" > "$tmp/out" 2>&1 || [ -s "$tmp/out" ]; then
