@@ -1,7 +1,7 @@
 /* copy-resilient.c: a worker's copy loop with --reconnect.  The worker
  * copies its ranges as copy-multi.c does, and also
- *  - flushes its destination connection at checkpoints, remembering
- *    the ranges written since the last flush;
+ *  - flushes its destination connection at checkpoints and at the
+ *    end, remembering the ranges written since the last flush;
  *  - on a dead connection (either end), waits for what is still in
  *    flight, dials the dead end again, checks the export is the same,
  *    and copies again every range written since the last flush, since
