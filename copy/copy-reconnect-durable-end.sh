@@ -6,12 +6,14 @@
 # Also when the server is killed during that last flush: nbdcopy
 # reconnects, copies the unflushed ranges again and flushes again.  A
 # plain copy without --flush (libnbd 1.22's behaviour) must lose data
-# in the same scenario, or the test would prove nothing.
+# in the same scenario, or the test would prove nothing.  A last flush
+# that fails makes nbdcopy fail.
 source "${srcdir:-.}/copy-functions.sh"
 set -e
 use_nbdkit_1_48
 requires nbdkit file --version
 requires nbdkit --filter=cache --filter=delay null --version
+requires nbdkit sh --version
 make_tmpdir
 size=$((64 * 1024 * 1024))
 head -c $size /dev/urandom > "$tmp/src"
@@ -93,3 +95,27 @@ reconnect_summary "$tmp/err"
 test "$reconnects" -ge 1
 test "$replayed" -gt 0
 killed_equal
+
+# A destination whose flush fails (the copy is too short for a
+# checkpoint before the end): the copy fails, naming the flush.
+cat > "$tmp/flush.sh" <<'EOS'
+#!/usr/bin/env bash
+case "$1" in
+  get_size) echo 4194304 ;;
+  can_write|can_flush) exit 0 ;;
+  pwrite) cat >/dev/null ;;
+  pread) head -c "$3" /dev/zero ;;
+  flush) echo "EIO injected failure" >&2; exit 1 ;;
+  *) exit 2 ;;
+esac
+EOS
+chmod +x "$tmp/flush.sh"
+start_nbdkit "$tmp/bad.sock" sh "$tmp/flush.sh"
+head -c 4M "$tmp/src" > "$tmp/src4"
+rm -f "$tmp/ckpt"
+for opts in "--reconnect=30" "--checkpoint=$tmp/ckpt"; do
+  # shellcheck disable=SC2086
+  must_fail "$tmp/err" $VG nbdcopy $opts "$tmp/src4" "$uri"
+  grep -q "^nbdcopy: nbd+unix:.*: flush failed at offset 0: .*Input/output" \
+    "$tmp/err"
+done
