@@ -6,7 +6,7 @@
 # with a message naming what changed.
 source "${srcdir:-.}/copy-functions.sh"
 set -e
-requires nbdkit --version
+use_nbdkit_1_48
 requires nbdkit memory --version
 requires nbdkit --filter=rate null --version
 requires nbdkit --filter=multi-conn null --version

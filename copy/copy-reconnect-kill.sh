@@ -13,7 +13,7 @@
 #   (exit status 1, at the first kill; the destination is left partial)
 source "${srcdir:-.}/copy-functions.sh"
 set -e
-requires nbdkit --version
+use_nbdkit_1_48
 requires nbdkit file --version
 requires nbdkit --filter=rate null --version
 make_tmpdir

@@ -6,7 +6,7 @@
 # time the copy finishes and the destination equals the source.
 source "${srcdir:-.}/copy-functions.sh"
 set -e
-requires nbdkit --version
+use_nbdkit_1_48
 requires nbdkit file --version
 requires python3 --version
 make_tmpdir
@@ -39,14 +39,14 @@ copy_through_relay ()
   shift
   rm -f "$tmp/dst"
   truncate -s $size "$tmp/dst"
-  # --threads=1: nbdkit before 1.34 (commit 9d82aa4f) can abort on an
-  # assertion when a client hangs up with several replies queued, as
-  # the relay's cuts make it do; one thread per connection avoids it.
+  # nbdkit 1.48 (use_nbdkit_1_48): nbdkit before 1.34 (commit
+  # 9d82aa4f) can abort on an assertion when a client hangs up with
+  # several replies queued, as the relay's cuts make it do.
   if [ "$way" = to ]; then
-    start_nbdkit "$tmp/server.sock" --threads=1 file "$tmp/dst"
+    start_nbdkit "$tmp/server.sock" file "$tmp/dst"
     src=$tmp/src dst=$relay_uri
   else
-    start_nbdkit "$tmp/server.sock" --threads=1 -r file "$tmp/src"
+    start_nbdkit "$tmp/server.sock" -r file "$tmp/src"
     src=$relay_uri dst=$tmp/dst
   fi
   start_copy "$tmp/err" "$tmp/progress" \

@@ -5,7 +5,7 @@
 # I/O error: once it is started again the copy finishes, equal.
 source "${srcdir:-.}/copy-functions.sh"
 set -e
-requires nbdkit --version
+use_nbdkit_1_48
 requires nbdkit file --version
 requires nbdkit --filter=rate null --version
 make_tmpdir

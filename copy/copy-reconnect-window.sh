@@ -4,7 +4,7 @@
 # message saying so (not a hang, and not exit 3: nothing changed).
 source "${srcdir:-.}/copy-functions.sh"
 set -e
-requires nbdkit --version
+use_nbdkit_1_48
 requires nbdkit file --version
 requires nbdkit --filter=rate null --version
 make_tmpdir

@@ -1,7 +1,7 @@
 /* copy-resilient.c: a worker's copy loop with --reconnect.  The worker
  * copies its ranges as copy-multi.c does, and also
- *  - flushes its destination connection at checkpoints, remembering
- *    the ranges written since the last flush;
+ *  - flushes its destination connection at checkpoints and at the
+ *    end, remembering the ranges written since the last flush;
  *  - on a dead connection (either end), waits for what is still in
  *    flight, dials the dead end again, checks the export is the same,
  *    and copies again every range written since the last flush, since
@@ -222,18 +222,16 @@ flush_destination (struct worker *w)
     note_failure (w, &dst, "flush", 0, c.error, NULL);
 }
 
-/* Wait for every write, flush (unless FLUSH is false: the end of a
- * copy without --flush, which promises no durability, as in libnbd
- * 1.22), and forget what is now durable.  A destination that cannot
- * flush writes through (the protocol's promise), and a local file
- * outlives any server: nothing to flush.
+/* Wait for every write, flush, and forget what is now durable.  A
+ * destination that cannot flush writes through (the protocol's
+ * promise), and a local file outlives any server: nothing to flush.
  */
 static bool
-checkpoint (struct worker *w, bool flush)
+checkpoint (struct worker *w)
 {
   while (!broken (w) && busy (w) > 0)
     poll_once (w);
-  if (!broken (w) && flush && dst.kind == RW_NBD && dst.can_flush)
+  if (!broken (w) && dst.kind == RW_NBD && dst.can_flush)
     flush_destination (w);
   if (broken (w))
     return false;
@@ -399,8 +397,14 @@ worker_resilient (void *vp)
 
   w->ckpt_time = reconnect_now ();
   for (;;) {
+    /* The end is a checkpoint too, with or without --flush: a copy
+     * that survives restarts of its server is not finished until its
+     * last writes are durable there.  A break during this flush is
+     * recovered as any other, the ranges since the last checkpoint
+     * copied again, and the flush sent again.
+     */
     if (!take_range (w, &offset, &len)) {
-      if (checkpoint (w, opt.flush || ckfile_active ()))
+      if (checkpoint (w))
         break;
       recover (w);
       continue;
@@ -415,7 +419,7 @@ worker_resilient (void *vp)
     if (!broken (w) && w->counted >= work_range_size ())
       w->outage_start = 0;
     if (!broken (w) && checkpoint_due (w))
-      checkpoint (w, true);
+      checkpoint (w);
     if (broken (w))
       recover (w);
   }

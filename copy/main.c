@@ -539,11 +539,12 @@ main (int argc, char *argv[])
 
   /* --flush asks for durability, so a server that cannot flush is an
    * error (as in libnbd 1.22); --multi-writers flushes only to make
-   * the connections' writes consistent, and only where it can.
+   * the connections' writes consistent, and only where it can.  With
+   * --reconnect or --checkpoint every worker ended with a flush of its
+   * connection, wherever the server can flush.
    */
-  if (resilient () && (opt.flush || opt.checkpoint_file) &&
-      dst.kind == RW_NBD && dst.can_flush)
-    ;                           /* every worker ended with a flush */
+  if (resilient () && dst.kind == RW_NBD && dst.can_flush)
+    ;
   else if (opt.flush ||
            (opt.multi_writers && dst.kind == RW_NBD && dst.can_flush))
     rw_flush (&dst);

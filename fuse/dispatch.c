@@ -12,7 +12,9 @@
  * until it is done, so that a connection found dead can close and
  * issue again on the new one (outage.c) what it had not got replies
  * for.  Acknowledged writes go to the journal, and flushes drop what
- * they made durable.
+ * they made durable.  Once unmounted, each connection flushes before
+ * its thread exits, so that nbdfuse exits 0 only with every write the
+ * server acknowledged durable there.
  */
 #include <config.h>
 
@@ -64,6 +66,8 @@ struct connection {
   bool lost;                    /* found dead: join the outage */
   bool closing;                 /* replies that fail now are kept */
   char why[256];                /* what lost it */
+  bool final_sent;              /* final_flush issued (see last_flush) */
+  struct request final_flush;   /* the flush once unmounted */
 };
 
 static struct connection *conns;
@@ -469,6 +473,36 @@ rejoin (struct connection *conn)
   }
 }
 
+/* With --reconnect, once unmounted and with nothing else in flight:
+ * flush the connection, as a request of its own thread, so that a
+ * break during it is survived like any other (the journal replayed
+ * and the flush sent again).  Whether it is yet to be waited for.
+ */
+static bool
+last_flush (struct connection *conn)
+{
+  struct request *req = &conn->final_flush;
+
+  if (!journal_on () || conn->nbd == NULL)
+    return false;
+  if (!conn->final_sent) {
+    conn->final_sent = true;
+    req->op = OP_FLUSH;
+    req->conn = conn;
+    issue (conn, req);
+  }
+  return !req->done;            /* done only by this thread */
+}
+
+/* Whether the connection's last flush was due and did not succeed. */
+static bool
+last_flush_failed (struct connection *conn)
+{
+  return journal_on () &&
+    (!conn->final_sent || !conn->final_flush.done ||
+     conn->final_flush.error != 0);
+}
+
 static void *
 connection_thread (void *vp)
 {
@@ -492,7 +526,8 @@ connection_thread (void *vp)
       next = list->next;        /* LIST may be gone once issued */
       issue (conn, list);
     }
-    if (stop && conn->in_flight == 0 && !conn->lost) {
+    if (stop && conn->in_flight == 0 && !conn->lost &&
+        !(reconnecting () && last_flush (conn))) {
       if (reconnecting ())
         outage_leave ();
       return NULL;
@@ -518,6 +553,7 @@ init_connection (struct connection *conn, size_t i, struct nbd_handle *h)
   conn->index = i;
   conn->nbd = h;
   conn->queue_tail = &conn->queue;
+  pthread_cond_init (&conn->final_flush.cond, NULL);
   conn->wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (conn->wake_fd == -1) {
     perror ("nbdfuse: eventfd");
@@ -641,8 +677,38 @@ abandon_connections (void)
   errno = saved_errno;
 }
 
-/* After the FUSE loop: let each thread finish what is in flight, then
- * disconnect.  -1 if a connection failed or was lost on the way.
+/* After its thread exited: disconnect CONN.  -1 if it failed or was
+ * lost on the way, or, with --reconnect, if its flush at exit did not
+ * succeed (once it did, a connection lost loses nothing).
+ */
+static int
+close_connection (struct connection *conn)
+{
+  bool unflushed = reconnecting () && last_flush_failed (conn);
+  int r = 0;
+
+  if (conn->nbd != NULL && is_lost (conn->nbd) &&
+      (!reconnecting () || unflushed)) {
+    fprintf (stderr, "nbdfuse: connection %zu to the server was lost\n",
+             conn->index);
+    nbd_close (conn->nbd);
+    conn->nbd = NULL;
+  }
+  if (unflushed)
+    fprintf (stderr, "nbdfuse: connection %zu: not flushed at exit: the "
+             "last writes may not be durable\n", conn->index);
+  if (conn->nbd == NULL || unflushed)
+    r = -1;
+  if (conn->nbd != NULL) {
+    nbd_shutdown (conn->nbd, 0);
+    nbd_close (conn->nbd);
+  }
+  return r;
+}
+
+/* After the FUSE loop: let each thread finish what is in flight (and
+ * with --reconnect flush), then disconnect.  -1 if a connection failed
+ * or was lost on the way.
  */
 int
 stop_connections (void)
@@ -658,21 +724,10 @@ stop_connections (void)
     pthread_mutex_unlock (&conn->lock);
     wake (conn);
     pthread_join (conn->thread, NULL);
-    if (conn->nbd != NULL &&
-        (nbd_aio_is_dead (conn->nbd) == 1 ||
-         nbd_aio_is_closed (conn->nbd) == 1)) {
-      fprintf (stderr, "nbdfuse: connection %zu to the server was lost\n",
-               conn->index);
-      nbd_close (conn->nbd);
-      conn->nbd = NULL;
-    }
-    if (conn->nbd == NULL)
+    if (close_connection (conn) == -1)
       ret = -1;
-    else {
-      nbd_shutdown (conn->nbd, 0);
-      nbd_close (conn->nbd);
-    }
     close (conn->wake_fd);
+    pthread_cond_destroy (&conn->final_flush.cond);
     pthread_mutex_destroy (&conn->lock);
   }
   free (conns);

@@ -6,7 +6,7 @@
 source "${srcdir:-.}/fuse-functions.sh"
 set -e
 requires_fuse
-requires nbdkit --version
+use_nbdkit_1_48
 requires nbdkit file --version
 requires nbdkit --filter=delay null --version
 make_tmpdir

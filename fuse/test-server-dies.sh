@@ -6,7 +6,7 @@
 source "${srcdir:-.}/fuse-functions.sh"
 set -e
 requires_fuse
-requires nbdkit --version
+use_nbdkit_1_48
 requires nbdkit memory --version
 make_tmpdir
 mkdir "$tmp/mp"
