@@ -249,10 +249,13 @@ checkpoint (struct worker *w, bool flush)
   return true;
 }
 
+/* After a reconnect, a checkpoint after each range copied again: the
+ * outage ends only with a flush that succeeds, and should end soon.
+ */
 static bool
 checkpoint_due (struct worker *w)
 {
-  return (w->replaying && w->redo.len == 0) ||
+  return w->replaying ||
     w->ckpt_bytes >= opt.checkpoint_bytes ||
     reconnect_now () - w->ckpt_time >= opt.checkpoint_seconds;
 }
@@ -281,8 +284,9 @@ redial (struct worker *w, struct rw *rw, struct nbd_handle **hp,
     if (!backoff_wait (b)) {
       if (err[0] == '\0')      /* no attempt: the outage is too old */
         die (EXIT_FAILURE, "%s: the connection kept breaking for %g "
-             "seconds without progress\nnbdcopy: the last break: %s",
-             rw->name, opt.rc.window, w->why);
+             "seconds: no checkpoint (a flush of what was copied) "
+             "succeeded since the first break\nnbdcopy: the last break: "
+             "%s", rw->name, opt.rc.window, w->why);
       die (EXIT_FAILURE, "%s: could not reconnect within %g seconds: "
            "%s\nnbdcopy: the connection broke: %s", rw->name,
            opt.rc.window, err, w->why);
@@ -330,9 +334,10 @@ recover (struct worker *w)
              busy (w));
     abort ();
   }
-  /* The window is the outage's, which goes on until the connection
-   * makes progress: one that breaks over and over before it copies a
-   * whole range again is given one window, not one per break.
+  /* The window is the outage's, which goes on until a checkpoint's
+   * flush succeeds (copying a range again proves nothing when its
+   * flush then fails): a connection that breaks over and over is
+   * given one window, not one per break.
    */
   backoff_start (&b, &opt.rc);
   b.start = w->outage_start;
@@ -352,7 +357,7 @@ recover (struct worker *w)
              reconnect_now () - w->broken_at, moved);
   w->counted = w->ckpt_bytes = 0;
   w->ckpt_time = reconnect_now ();
-  w->replaying = moved > 0;
+  w->replaying = true;
   w->src_dead = w->dst_dead = false;
 }
 
@@ -412,8 +417,6 @@ worker_resilient (void *vp)
     copy_range (w, offset, len);
     if (!w->hash_only)
       w->ckpt_bytes += len;
-    if (!broken (w) && w->counted >= work_range_size ())
-      w->outage_start = 0;
     if (!broken (w) && checkpoint_due (w))
       checkpoint (w, true);
     if (broken (w))

@@ -45,7 +45,7 @@ struct worker {
   uint64_t ckpt_bytes;          /* written since the last flush */
   uint64_t counted;             /* added to bytes_done since then */
   double ckpt_time;             /* when that flush was */
-  bool replaying;               /* flush as soon as redo is empty */
+  bool replaying;               /* reconnected: flush after the next range */
 };
 
 /* A connection of the worker failed: it must recover. */
