@@ -117,7 +117,8 @@ damaged "is out of place" sed '/^end /i sample 0 4096 0123456789abcdef'
 damaged "the durable ranges are out of place" \
   sed "$first_durable[0-9]* /durable $size /"
 # Lines well formed and in place, but changed: only the checksum tells.
-damaged "the checksum does not match the file's lines: it was changed or damaged" \
+damaged \
+  "the checksum does not match the file's lines: it was changed or damaged" \
   awk '$1 == "durable" && !done { $2 += 4096; done = 1 } 1'
 damaged "the checksum does not match" \
   sed '0,/^data /s/^\(data [0-9]* [0-9]*\) .*/\1 0123456789abcdef/'

@@ -54,4 +54,6 @@ if [ $copy_status = 0 ]; then
   exit 1
 fi
 test $copy_status = 3
-grep 'the destination came back without data it had made durable (at offset [0-9]*): it is empty or another disk, so the copy cannot go on' "$tmp/err"
+m='the destination came back without data it had made durable (at offset'
+m+=' [0-9]*): it is empty or another disk, so the copy cannot go on'
+grep "$m" "$tmp/err"
