@@ -44,7 +44,7 @@ durable_bytes ()
 
 # A copy killed once 8M are durable and some data is sampled.
 server slow
-nbdcopy --checkpoint="$ck" --checkpoint-bytes=4M "$tmp/src" "$dsturi" \
+$VG nbdcopy --checkpoint="$ck" --checkpoint-bytes=4M "$tmp/src" "$dsturi" \
   > "$tmp/killed.out" 2>&1 &
 pid=$!
 for _ in $(seq 300); do
@@ -76,7 +76,7 @@ damaged ()
     echo "$0: the edit '$*' changed nothing"
     exit 1
   fi
-  nbdcopy --checkpoint="$ck" "$tmp/src" "$dsturi" 2> "$tmp/err" || r=$?
+  $VG nbdcopy --checkpoint="$ck" "$tmp/src" "$dsturi" 2> "$tmp/err" || r=$?
   cat "$tmp/err"
   if [ $r != 3 ]; then
     echo "$0: FAIL: the file edited with '$*' gave exit status $r, not 3"
@@ -126,6 +126,6 @@ damaged "the checksum does not match" sed 's/^end .*/end 0123456789abcdef/'
 
 # The intact file: resumed, equal.
 cp "$tmp/ck.good" "$ck"
-nbdcopy --checkpoint="$ck" "$tmp/src" "$dsturi"
+$VG nbdcopy --checkpoint="$ck" "$tmp/src" "$dsturi"
 cmp "$tmp/src" "$tmp/dst"
 [ ! -e "$ck" ]

@@ -54,7 +54,7 @@ copy_and_kill ()
 {
   cp "$tmp/blank" "$tmp/dst"
   server slow
-  nbdcopy --checkpoint="$ck" --checkpoint-bytes=4M "$tmp/src" "$dsturi" \
+  $VG nbdcopy --checkpoint="$ck" --checkpoint-bytes=4M "$tmp/src" "$dsturi" \
     > "$tmp/killed.out" 2>&1 &
   pid=$!
   for _ in $(seq 300); do
@@ -78,7 +78,7 @@ copy_and_kill ()
 # 1. The same destination: resumed, equal.
 copy_and_kill
 server
-nbdcopy --checkpoint="$ck" "$tmp/src" "$dsturi"
+$VG nbdcopy --checkpoint="$ck" "$tmp/src" "$dsturi"
 cmp "$tmp/src" "$tmp/dst"
 [ ! -e "$ck" ]
 
@@ -87,7 +87,7 @@ copy_and_kill
 cp "$tmp/blank" "$tmp/dst"
 server
 r=0
-nbdcopy --checkpoint="$ck" "$tmp/src" "$dsturi" 2> "$tmp/err" || r=$?
+$VG nbdcopy --checkpoint="$ck" "$tmp/src" "$dsturi" 2> "$tmp/err" || r=$?
 cat "$tmp/err"
 echo "$0: the resume over a blank destination exited with status $r"
 test $r = 3

@@ -26,7 +26,7 @@ start_nbdkit "$tmp/dst.sock" eval \
   flush='echo ESHUTDOWN going down >&2; exit 1'
 
 r=0
-timeout 60 nbdcopy -v --reconnect=3 --reconnect-delay=0.1:0.5 \
+timeout 60 $VG nbdcopy -v --reconnect=3 --reconnect-delay=0.1:0.5 \
   --checkpoint-bytes=1M "$tmp/src" "$uri" 2> "$tmp/err" || r=$?
 grep -v '^libnbd: debug: ' "$tmp/err" | tail -n 20
 echo "$0: nbdcopy exited with status $r"
