@@ -341,7 +341,7 @@ check_checksum (struct loaded *f, const char *line)
   if (sscanf (line, "end %" SCNx64, &sum) != 1 ||
       (snprintf (again, sizeof again, "end %016" PRIx64, sum),
        strcmp (again, line) != 0))
-    refuse ("line %zu is malformed: %s", f->lineno, line);
+    refuse ("line %zu is malformed: %.80s", f->lineno, line);
   if (sum != f->sum)
     refuse ("the checksum does not match the file's lines: it was "
             "changed or damaged");
@@ -424,8 +424,10 @@ read_file (struct loaded *f)
     die_file ("open");
   while ((n = getline (&line, &cap, fp)) != -1) {
     f->lineno++;
+    if (line[n - 1] != '\n' && f->ended)
+      refuse ("line %zu follows the end line", f->lineno);
     if (line[n - 1] != '\n')
-      break;                    /* cut short: incomplete */
+      refuse ("the file is incomplete");
     line[n - 1] = '\0';
     if ((size_t) n - 1 != strlen (line) || n >= LINE_MAX_LEN)
       refuse ("line %zu is malformed", f->lineno);

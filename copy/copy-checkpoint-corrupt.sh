@@ -112,6 +112,7 @@ damaged "is not one nbdcopy writes: hello world" sed '/^end /i hello world'
 damaged "not a checkpoint file of this nbdcopy" sed '1s/ 2$/ 1/'
 # Lines well formed, but not where they belong.
 damaged "follows the end line" sed '$a durable 0 4096'
+damaged "follows the end line" sh -c 'cat; printf x'
 damaged "is out of place" sed '/^dst /p'
 damaged "is out of place" sed '/^end /i sample 0 4096 0123456789abcdef'
 damaged "the durable ranges are out of place" \
