@@ -1,14 +1,18 @@
 /* checkpoint-file.c: --checkpoint=FILE (see checkpoint-file.h).
  *
- * The file is text:
- *   nbdcopy-checkpoint 1
- *   src IDENTITY          what the source is (kind, name, size, facts)
- *   dst IDENTITY          the same for the destination
- *   sample OFFSET LEN HASH   the source's data at a few places
- *   durable START END     ranges written and flushed, sorted, disjoint
- *   end
+ * The file is text, its lines in this order:
+ *   nbdcopy-checkpoint 2
+ *   src IDENTITY             what the source is (kind, name, size, facts)
+ *   dst IDENTITY             the same for the destination
+ *   sample OFFSET LEN HASH   the source's data at 16 fixed places
+ *   data OFFSET LEN HASH     blocks of data made durable on the
+ *                            destination (durable-samples.h)
+ *   durable START END        ranges written and flushed, sorted, apart
+ *   end CHECKSUM             FNV-1a of every byte before this line
  * and is replaced whole (written, synced, renamed) at each checkpoint,
- * so that a crash leaves the old file or the new, never a mix.
+ * so that a crash leaves the old file or the new, never a mix.  A file
+ * with a line missing, unknown, out of place or not exactly as written
+ * here, or whose checksum does not match, is refused.
  */
 #include <config.h>
 
@@ -24,19 +28,19 @@
 #include <sys/stat.h>
 
 #include "checkpoint-file.h"
+#include "durable-samples.h"
 #include "nbdcopy.h"
 
+#define HEADER "nbdcopy-checkpoint 2"
 #define NR_SAMPLES 16
-#define SAMPLE_SIZE 4096
-#define LINE_MAX_LEN 4096
-
-struct sample {
-  uint64_t offset, len, hash;
-};
+#define ID_MAX_LEN 4096
+#define LINE_MAX_LEN (ID_MAX_LEN + 16)
+/* A sample line, as written: KEY OFFSET LEN HASH. */
+#define SAMPLE_FORMAT "%s %" PRIu64 " %" PRIu64 " %016" PRIx64
 
 static const char *file;        /* NULL: no --checkpoint */
-static char src_id[LINE_MAX_LEN], dst_id[LINE_MAX_LEN];
-static struct sample samples[NR_SAMPLES];
+static char src_id[ID_MAX_LEN], dst_id[ID_MAX_LEN];
+static struct sample samples[NR_SAMPLES];   /* the fixed places */
 static size_t nr_samples;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct range_log durable;  /* sorted, merged; under lock */
@@ -73,19 +77,6 @@ bool
 ckfile_active (void)
 {
   return file != NULL;
-}
-
-/* FNV-1a: enough to see that data changed by accident. */
-static uint64_t
-fnv1a (const unsigned char *p, size_t len)
-{
-  uint64_t h = 0xcbf29ce484222325ULL;
-
-  while (len--) {
-    h ^= *p++;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
 }
 
 /* One line naming an end: whatever a change of it would change. */
@@ -125,31 +116,31 @@ read_hash (struct rw *rw, uint64_t offset, uint64_t len)
   unsigned char buf[SAMPLE_SIZE];
 
   rw_pread (rw, 0, buf, len, offset);
-  return fnv1a (buf, len);
+  return sample_hash (buf, len);
+}
+
+/* How many fixed places are sampled: none in an empty source, or
+ * when units are too big to sample cheaply.
+ */
+static size_t
+expected_samples (void)
+{
+  return src.size > 0 && SAMPLE_SIZE / opt.unit > 0 ? NR_SAMPLES : 0;
 }
 
 /* Places spread over the source, each a whole number of units. */
 static void
 take_samples (void)
 {
-  uint64_t size = src.size, step, off, len, unit = opt.unit;
-  size_t i;
+  uint64_t size = src.size, step = size / NR_SAMPLES, off;
+  uint64_t len = SAMPLE_SIZE / opt.unit * opt.unit;
 
-  nr_samples = 0;
-  if (size == 0)
-    return;
-  len = SAMPLE_SIZE / unit * unit;
-  if (len == 0)
-    return;                     /* units too big to sample cheaply */
-  step = size / NR_SAMPLES;
-  for (i = 0; i < NR_SAMPLES; i++) {
-    off = (i * step) / unit * unit;
-    if (off >= size)
-      break;
+  for (nr_samples = 0; nr_samples < expected_samples (); nr_samples++) {
+    off = (nr_samples * step) / opt.unit * opt.unit;
     samples[nr_samples].offset = off;
     samples[nr_samples].len = size - off < len ? size - off : len;
-    samples[nr_samples].hash = read_hash (&src, off, samples[nr_samples].len);
-    nr_samples++;
+    samples[nr_samples].hash =
+      read_hash (&src, off, samples[nr_samples].len);
   }
 }
 
@@ -220,108 +211,290 @@ sync_directory (void)
   free (dir);
 }
 
+static void
+print_sample (FILE *fp, const char *key, const struct sample *s)
+{
+  fprintf (fp, SAMPLE_FORMAT "\n", key, s->offset, s->len, s->hash);
+}
+
+/* Every line but the last, which is their checksum. */
+static void
+print_lines (FILE *fp)
+{
+  struct sample data[MAX_DURABLE_SAMPLES];
+  size_t i, n = durable_samples_get (data);
+
+  fprintf (fp, HEADER "\nsrc %s\ndst %s\n", src_id, dst_id);
+  for (i = 0; i < nr_samples; i++)
+    print_sample (fp, "sample", &samples[i]);
+  for (i = 0; i < n; i++)
+    print_sample (fp, "data", &data[i]);
+  for (i = 0; i < durable.len; i++)
+    fprintf (fp, "durable %" PRIu64 " %" PRIu64 "\n", durable.v[i].offset,
+             durable.v[i].offset + durable.v[i].length);
+}
+
 /* Replace the file with the current state.  Called with LOCK held. */
 static void
 save (void)
 {
-  char *tmp;
-  FILE *fp;
-  size_t i;
+  char *text = NULL, *tmp;
+  size_t len = 0;
+  FILE *fp = open_memstream (&text, &len);
 
+  if (fp == NULL)
+    die_file ("open_memstream");
+  print_lines (fp);
+  if (fclose (fp) == EOF)
+    die_file ("open_memstream");
   if (asprintf (&tmp, "%s.tmp", file) == -1)
     die_file ("asprintf");
   fp = fopen (tmp, "w");
   if (fp == NULL)
     die_file ("create");
-  fprintf (fp, "nbdcopy-checkpoint 1\nsrc %s\ndst %s\n", src_id, dst_id);
-  for (i = 0; i < nr_samples; i++)
-    fprintf (fp, "sample %" PRIu64 " %" PRIu64 " %016" PRIx64 "\n",
-             samples[i].offset, samples[i].len, samples[i].hash);
-  for (i = 0; i < durable.len; i++)
-    fprintf (fp, "durable %" PRIu64 " %" PRIu64 "\n", durable.v[i].offset,
-             durable.v[i].offset + durable.v[i].length);
-  fprintf (fp, "end\n");
-  if (fflush (fp) == EOF || fsync (fileno (fp)) == -1)
+  if (fwrite (text, 1, len, fp) != len ||
+      fprintf (fp, "end %016" PRIx64 "\n", sample_hash (text, len)) < 0 ||
+      fflush (fp) == EOF || fsync (fileno (fp)) == -1)
     die_file ("write");
   if (fclose (fp) == EOF)
     die_file ("close");
   if (rename (tmp, file) == -1)
     die_file ("rename");
   free (tmp);
+  free (text);
   sync_directory ();
 }
 
-/* One line of an earlier run's file; false at "end". */
+/* The kinds of line, in the order they must come. */
+enum line_kind {
+  L_HEADER, L_SRC, L_DST, L_SAMPLE, L_DATA, L_DURABLE, L_END, L_UNKNOWN
+};
+
+static enum line_kind
+line_kind (const char *line)
+{
+  static const char *const keys[] = {
+    [L_SRC] = "src", [L_DST] = "dst", [L_SAMPLE] = "sample",
+    [L_DATA] = "data", [L_DURABLE] = "durable", [L_END] = "end",
+  };
+  size_t n = strcspn (line, " ");
+  int k;
+
+  for (k = L_SRC; k <= L_END; k++)
+    if (strlen (keys[k]) == n && strncmp (line, keys[k], n) == 0)
+      return k;
+  return L_UNKNOWN;
+}
+
+/* What an earlier run's file says, once its form is checked. */
+struct loaded {
+  char src[LINE_MAX_LEN], dst[LINE_MAX_LEN];     /* identities */
+  struct sample data[MAX_DURABLE_SAMPLES];
+  size_t nr_data;
+  size_t lineno;
+  enum line_kind last;          /* the kind of the line before */
+  uint64_t sum;                 /* of the lines so far */
+  bool ended;
+};
+
+/* A sample line exactly as print_sample writes it. */
 static bool
-load_line (const char *line)
+parse_sample (const char *line, const char *key, struct sample *s)
 {
-  struct sample s;
-  uint64_t a, b;
+  char again[LINE_MAX_LEN];
 
-  if (strncmp (line, "src ", 4) == 0 && strcmp (line + 4, src_id) != 0)
-    refuse ("the source is not the one checkpointed\n  then: %s\n  now:  %s",
-            line + 4, src_id);
-  if (strncmp (line, "dst ", 4) == 0 && strcmp (line + 4, dst_id) != 0)
-    refuse ("the destination is not the one checkpointed\n  then: %s\n"
-            "  now:  %s", line + 4, dst_id);
-  if (sscanf (line, "sample %" SCNu64 " %" SCNu64 " %" SCNx64,
-              &s.offset, &s.len, &s.hash) == 3) {
-    if (s.len == 0 || s.len > SAMPLE_SIZE || nr_samples == NR_SAMPLES ||
-        s.offset + s.len > (uint64_t) src.size)
-      refuse ("a sample line is out of place");
-    if (read_hash (&src, s.offset, s.len) != s.hash)
-      refuse ("the source's data changed since it was checkpointed "
-              "(at %" PRIu64 ")", s.offset);
-    samples[nr_samples++] = s;
-  }
-  if (sscanf (line, "durable %" SCNu64 " %" SCNu64, &a, &b) == 2) {
-    if (a >= b || b > (uint64_t) src.size)
-      refuse ("a durable range is out of place");
-    durable_add (a, b);
-  }
-  return strcmp (line, "end") != 0;
+  if (sscanf (line + strlen (key), " %" SCNu64 " %" SCNu64 " %" SCNx64,
+              &s->offset, &s->len, &s->hash) != 3)
+    return false;
+  snprintf (again, sizeof again, SAMPLE_FORMAT, key, s->offset, s->len,
+            s->hash);
+  return strcmp (again, line) == 0;
 }
 
-/* The destination must still hold what was made durable there. */
-static void
-check_destination_samples (void)
+/* A durable line exactly as print_lines writes it, after the last. */
+static bool
+parse_durable (struct loaded *f, const char *line)
 {
-  size_t i;
+  char again[LINE_MAX_LEN];
+  uint64_t a, b, last_end = 0;
 
-  if (dst.kind == RW_NULL)
-    return;
-  for (i = 0; i < nr_samples; i++)
-    if (is_durable (samples[i].offset, samples[i].len) &&
-        read_hash (&dst, samples[i].offset, samples[i].len) !=
-        samples[i].hash)
-      refuse ("the destination changed since it was checkpointed "
-              "(at %" PRIu64 ")", samples[i].offset);
+  if (sscanf (line, "durable %" SCNu64 " %" SCNu64, &a, &b) != 2)
+    return false;
+  snprintf (again, sizeof again, "durable %" PRIu64 " %" PRIu64, a, b);
+  if (strcmp (again, line) != 0)
+    return false;
+  if (durable.len > 0)
+    last_end = durable.v[durable.len - 1].offset +
+      durable.v[durable.len - 1].length;
+  if (a >= b || b > (uint64_t) src.size || (durable.len > 0 && a <= last_end))
+    refuse ("line %zu: the durable ranges are out of place", f->lineno);
+  durable_add (a, b);
+  return true;
 }
 
 static void
-load (void)
+check_checksum (struct loaded *f, const char *line)
+{
+  char again[64];
+  uint64_t sum;
+
+  if (sscanf (line, "end %" SCNx64, &sum) != 1 ||
+      (snprintf (again, sizeof again, "end %016" PRIx64, sum),
+       strcmp (again, line) != 0))
+    refuse ("line %zu is malformed: %.80s", f->lineno, line);
+  if (sum != f->sum)
+    refuse ("the checksum does not match the file's lines: it was "
+            "changed or damaged");
+  f->ended = true;
+}
+
+/* Lines may only come in order, src and dst once each, and none of
+ * src, dst and the fixed samples may be left out.
+ */
+static void
+check_order (struct loaded *f, enum line_kind k)
+{
+  if (f->ended)
+    refuse ("line %zu follows the end line", f->lineno);
+  if (k < f->last || (k == f->last && k != L_SAMPLE && k != L_DATA &&
+                      k != L_DURABLE))
+    refuse ("line %zu is out of place", f->lineno);
+  if (f->last < L_SRC && k > L_SRC)
+    refuse ("the src line is missing");
+  if (f->last < L_DST && k > L_DST)
+    refuse ("the dst line is missing");
+  if (f->last <= L_SAMPLE && k > L_SAMPLE &&
+      nr_samples != expected_samples ())
+    refuse ("sample lines are missing: %zu of %zu", nr_samples,
+            expected_samples ());
+}
+
+/* One line of an earlier run's file, without its newline. */
+static void
+parse_line (struct loaded *f, const char *line)
+{
+  enum line_kind k = line_kind (line);
+  bool ok = true;
+
+  if (k == L_UNKNOWN)
+    refuse ("line %zu is not one nbdcopy writes: %.80s", f->lineno, line);
+  check_order (f, k);
+  switch (k) {
+  case L_SRC: case L_DST:
+    ok = line[3] == ' ';
+    if (ok)
+      strcpy (k == L_SRC ? f->src : f->dst, line + 4);
+    break;
+  case L_SAMPLE:
+    ok = nr_samples < NR_SAMPLES &&
+      parse_sample (line, "sample", &samples[nr_samples]);
+    nr_samples++;
+    break;
+  case L_DATA:
+    ok = f->nr_data < MAX_DURABLE_SAMPLES &&
+      parse_sample (line, "data", &f->data[f->nr_data]);
+    f->nr_data++;
+    break;
+  case L_DURABLE:
+    ok = parse_durable (f, line);
+    break;
+  case L_END:
+    check_checksum (f, line);
+    break;
+  default:
+    abort ();
+  }
+  if (!ok)
+    refuse ("line %zu is malformed: %.80s", f->lineno, line);
+  f->last = k;
+}
+
+/* Read the file and check its form: every line, their order and the
+ * checksum.
+ */
+static void
+read_file (struct loaded *f)
 {
   FILE *fp = fopen (file, "r");
   char *line = NULL;
   size_t cap = 0;
   ssize_t n;
-  bool first = true, ended = false;
 
   if (fp == NULL)
     die_file ("open");
-  while (!ended && (n = getline (&line, &cap, fp)) != -1) {
-    if (n > 0 && line[n - 1] == '\n')
-      line[n - 1] = '\0';
-    if (first && strcmp (line, "nbdcopy-checkpoint 1") != 0)
+  while ((n = getline (&line, &cap, fp)) != -1) {
+    f->lineno++;
+    if (line[n - 1] != '\n' && f->ended)
+      refuse ("line %zu follows the end line", f->lineno);
+    if (line[n - 1] != '\n')
+      refuse ("the file is incomplete");
+    line[n - 1] = '\0';
+    if ((size_t) n - 1 != strlen (line) || n >= LINE_MAX_LEN)
+      refuse ("line %zu is malformed", f->lineno);
+    if (f->lineno > 1)
+      parse_line (f, line);
+    else if (strcmp (line, HEADER) != 0)
       refuse ("not a checkpoint file of this nbdcopy");
-    first = false;
-    ended = !load_line (line);
+    if (!f->ended) {
+      line[n - 1] = '\n';
+      f->sum = sample_hash_more (f->sum, line, n);
+    }
   }
   free (line);
+  if (ferror (fp))
+    die_file ("read");
   fclose (fp);
-  if (!ended)
+  if (!f->ended)
     refuse ("the file is incomplete");
-  check_destination_samples ();
+}
+
+/* The places sampled must still read as they did then: the fixed ones
+ * on the source (and on the destination where durable), the blocks of
+ * data made durable on both.
+ */
+static void
+check_samples (const struct loaded *f)
+{
+  const struct sample *s;
+  size_t i;
+
+  for (i = 0; i < nr_samples + f->nr_data; i++) {
+    s = i < nr_samples ? &samples[i] : &f->data[i - nr_samples];
+    if (s->len == 0 || s->len > SAMPLE_SIZE ||
+        s->offset > (uint64_t) src.size ||
+        s->len > (uint64_t) src.size - s->offset ||
+        (i >= nr_samples && !is_durable (s->offset, s->len)))
+      refuse ("a %s line is out of place",
+              i < nr_samples ? "sample" : "data");
+    if (read_hash (&src, s->offset, s->len) != s->hash)
+      refuse ("the source's data changed since it was checkpointed "
+              "(at %" PRIu64 ")", s->offset);
+    if (dst.kind != RW_NULL && is_durable (s->offset, s->len) &&
+        read_hash (&dst, s->offset, s->len) != s->hash)
+      refuse ("the destination changed since it was checkpointed "
+              "(at %" PRIu64 "): it does not hold the data made durable "
+              "there", s->offset);
+  }
+}
+
+static void
+load (void)
+{
+  struct loaded *f = calloc (1, sizeof *f);
+
+  if (f == NULL)
+    die_file ("calloc");
+  f->sum = SAMPLE_HASH_INIT;
+  read_file (f);
+  if (strcmp (f->src, src_id) != 0)
+    refuse ("the source is not the one checkpointed\n  then: %s\n  now:  %s",
+            f->src, src_id);
+  if (strcmp (f->dst, dst_id) != 0)
+    refuse ("the destination is not the one checkpointed\n  then: %s\n"
+            "  now:  %s", f->dst, dst_id);
+  check_samples (f);
+  durable_samples_add (f->data, f->nr_data);
+  free (f);
 }
 
 void
@@ -371,17 +544,22 @@ ckfile_split (uint64_t offset, uint64_t len, ckfile_piece_fn fn,
 }
 
 void
-ckfile_durable (const struct range_log *ranges)
+ckfile_durable (const struct range_log *ranges,
+                const struct sample_list *data)
 {
   size_t i;
 
-  if (file == NULL || ranges->len == 0)
-    return;
+  /* Under the lock, so that no file is saved with the samples and
+   * without their ranges.
+   */
   pthread_mutex_lock (&lock);
-  for (i = 0; i < ranges->len; i++)
-    durable_add (ranges->v[i].offset,
-                 ranges->v[i].offset + ranges->v[i].length);
-  save ();
+  durable_samples_add (data->v, data->len);
+  if (file && ranges->len > 0) {
+    for (i = 0; i < ranges->len; i++)
+      durable_add (ranges->v[i].offset,
+                   ranges->v[i].offset + ranges->v[i].length);
+    save ();
+  }
   pthread_mutex_unlock (&lock);
 }
 

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "durable-samples.h"
 #include "range-log.h"
 
 /* Whether FILE exists, so that this run resumes: asked before the
@@ -34,8 +35,12 @@ typedef void (*ckfile_piece_fn) (void *opaque, uint64_t offset,
 extern void ckfile_split (uint64_t offset, uint64_t len, ckfile_piece_fn fn,
                           void *opaque);
 
-/* The ranges are now written and flushed: record them, crash-safely. */
-extern void ckfile_durable (const struct range_log *ranges);
+/* The ranges are now written and flushed, and DATA samples blocks of
+ * them: keep the samples (durable-samples.h) and, with --checkpoint,
+ * record both, crash-safely.
+ */
+extern void ckfile_durable (const struct range_log *ranges,
+                            const struct sample_list *data);
 
 /* The copy is complete: the file is no longer needed. */
 extern void ckfile_finish (void);

@@ -279,8 +279,11 @@ finish_read (struct slot *s)
 {
   if (opt.blkhash_digest)
     blkhash_data (s->offset, s->buf, s->count);
-  if (dst.kind != RW_NULL && !s->hash_only)
+  if (dst.kind != RW_NULL && !s->hash_only) {
+    if (resilient () && !broken (s->w))
+      note_data (s->w, s->offset, s->buf, s->count);
     split_runs (s->buf, s->count, s->offset, write_run, s);
+  }
   count_done (s->w, s->count);
   slot_put (s);
 }
@@ -407,6 +410,7 @@ free_worker (struct worker *w)
   range_log_free (&w->written);
   range_log_free (&w->redo);
   range_log_free (&w->hash_queue);
+  sample_list_free (&w->samples);
 }
 
 void

@@ -3,9 +3,10 @@
  *  - flushes its destination connection at checkpoints and at the
  *    end, remembering the ranges written since the last flush;
  *  - on a dead connection (either end), waits for what is still in
- *    flight, dials the dead end again, checks the export is the same,
- *    and copies again every range written since the last flush, since
- *    a server that restarted may have lost any write not flushed.
+ *    flight, dials the dead end again, checks the export is the same
+ *    and still holds the data made durable (durable-samples.h), and
+ *    copies again every range written since the last flush, since a
+ *    server that restarted may have lost any write not flushed.
  * Each worker owns its connections, so each recovers alone.
  */
 #include <config.h>
@@ -102,6 +103,20 @@ poll_timed_out (struct worker *w)
          opt.rc.request_timeout);
   time_out (w, &src, w->src_h);
   time_out (w, &dst, w->dst_h);
+}
+
+/* A block of data just read, about to be written: the first of the
+ * range being copied becomes a sample, durable at the next checkpoint.
+ */
+void
+note_data (struct worker *w, uint64_t offset, const char *buf, size_t count)
+{
+  struct sample s;
+
+  if (w->sampled || !sample_of_data (offset, buf, count, &s))
+    return;
+  sample_list_add (&w->samples, &s);
+  w->sampled = true;
 }
 
 /* A command the worker waits for alone: block status or flush. */
@@ -237,8 +252,9 @@ checkpoint (struct worker *w)
     return false;
   if (ckfile_active () && dst.fd >= 0 && fdatasync (dst.fd) == -1)
     die_io (&dst, "fdatasync", 0, errno, NULL);
-  ckfile_durable (&w->written);
+  ckfile_durable (&w->written, &w->samples);
   w->written.len = 0;
+  w->samples.len = 0;
   w->ckpt_bytes = 0;
   w->counted = 0;
   w->ckpt_time = reconnect_now ();
@@ -247,10 +263,13 @@ checkpoint (struct worker *w)
   return true;
 }
 
+/* After a reconnect, a checkpoint after each range copied again: the
+ * outage ends only with a flush that succeeds, and should end soon.
+ */
 static bool
 checkpoint_due (struct worker *w)
 {
-  return (w->replaying && w->redo.len == 0) ||
+  return w->replaying ||
     w->ckpt_bytes >= opt.checkpoint_bytes ||
     reconnect_now () - w->ckpt_time >= opt.checkpoint_seconds;
 }
@@ -261,43 +280,127 @@ in_flight (struct nbd_handle *h)
   return h && nbd_aio_in_flight (h) > 0;
 }
 
-/* Dial RW again for this worker within the outage's window, and
- * insist that it is the same export.
- */
-static void
-redial (struct worker *w, struct rw *rw, struct nbd_handle **hp,
-        struct backoff *b)
+static void __attribute__ ((noreturn))
+give_up (struct worker *w, struct rw *rw, const char *err)
 {
-  struct nbd_handle *h;
-  struct export_facts f;
-  char err[256] = "", why[256];
-  int errnum = 0;
+  if (err[0] == '\0')           /* no attempt: the outage is too old */
+    die (EXIT_FAILURE, "%s: the connection kept breaking for %g "
+         "seconds: no checkpoint (a flush of what was copied) "
+         "succeeded since the first break\nnbdcopy: the last break: %s",
+         rw->name, opt.rc.window, w->why);
+  die (EXIT_FAILURE, "%s: could not reconnect within %g seconds: "
+       "%s\nnbdcopy: the connection broke: %s", rw->name,
+       opt.rc.window, err, w->why);
+}
 
-  nbd_close (*hp);
-  *hp = rw->handles[w->index] = NULL;
-  for (;;) {
-    if (!backoff_wait (b)) {
-      if (err[0] == '\0')      /* no attempt: the outage is too old */
-        die (EXIT_FAILURE, "%s: the connection kept breaking for %g "
-             "seconds without progress\nnbdcopy: the last break: %s",
-             rw->name, opt.rc.window, w->why);
-      die (EXIT_FAILURE, "%s: could not reconnect within %g seconds: "
-           "%s\nnbdcopy: the connection broke: %s", rw->name,
-           opt.rc.window, err, w->why);
-    }
-    h = nbd_try_connect (rw, err, sizeof err, &errnum);
-    if (h)
-      break;
-    if (errnum == ENOTSUP && rw->facts.tls == 1)
-      die (EXIT_EXPORT_CHANGED, "%s: the export changed across a "
-           "reconnect: TLS changed from yes to no (%s)", rw->name, err);
-  }
+static void
+same_export (struct rw *rw, struct nbd_handle *h)
+{
+  struct export_facts f;
+  char why[256];
+
   if (export_facts_read (h, &f) == -1)
     die (EXIT_FAILURE, "%s: %s", rw->name, nbd_get_error ());
   if (export_facts_differ (&rw->facts, &f, why, sizeof why))
     die (EXIT_EXPORT_CHANGED, "%s: the export changed across a "
          "reconnect: %s", rw->name, why);
   export_facts_free (&f);
+}
+
+/* A sample read on H, a new connection nothing else uses yet, within
+ * the request timeout; on failure ERR says why.
+ */
+struct sample_reader {
+  struct nbd_handle *h;
+  char *err;
+  size_t len;
+};
+
+static int
+read_sample (void *vp, void *buf, size_t len, uint64_t offset)
+{
+  struct sample_reader *r = vp;
+  double deadline = reconnect_now () + opt.rc.request_timeout, left;
+  int64_t cookie;
+  int done = 0, ms = -1;
+
+  cookie = nbd_aio_pread (r->h, buf, len, offset, NBD_NULL_COMPLETION, 0);
+  while (cookie != -1 &&
+         (done = nbd_aio_command_completed (r->h, cookie)) == 0) {
+    if (opt.rc.request_timeout > 0) {
+      left = deadline - reconnect_now ();
+      if (left <= 0) {
+        snprintf (r->err, r->len, "no reply for %g seconds to a read at "
+                  "%" PRIu64, opt.rc.request_timeout, offset);
+        return -1;
+      }
+      ms = (int) (left * 1000) + 1;
+    }
+    if (nbd_poll (r->h, ms) == -1)
+      break;
+  }
+  if (cookie != -1 && done == 1)
+    return 0;
+  snprintf (r->err, r->len, "read at %" PRIu64 ": %s", offset,
+            nbd_get_error ());
+  return -1;
+}
+
+/* Whether the export on H still holds the blocks of data made durable
+ * on the destination (the source, what was read from it): false, with
+ * the reason in ERR, when a read failed, which fails this attempt.
+ * The data changed is the end of the copy.
+ */
+static bool
+same_data (struct rw *rw, struct nbd_handle *h, char *err, size_t len)
+{
+  struct sample_reader r = { .h = h, .err = err, .len = len };
+  uint64_t bad;
+
+  switch (durable_samples_check (read_sample, &r, &bad)) {
+  case 0:
+    return true;
+  case 1:
+    if (rw == &dst)
+      die (EXIT_EXPORT_CHANGED, "%s: the destination came back without "
+           "data it had made durable (at offset %" PRIu64 "): it is "
+           "empty or another disk, so the copy cannot go on", rw->name,
+           bad);
+    die (EXIT_EXPORT_CHANGED, "%s: the source's data changed across a "
+         "reconnect (at offset %" PRIu64 ")", rw->name, bad);
+  default:
+    return false;
+  }
+}
+
+/* Dial RW again for this worker within the outage's window, and
+ * insist that it is the same export, still holding the same data.
+ */
+static void
+redial (struct worker *w, struct rw *rw, struct nbd_handle **hp,
+        struct backoff *b)
+{
+  struct nbd_handle *h;
+  char err[256] = "";
+  int errnum = 0;
+
+  nbd_close (*hp);
+  *hp = rw->handles[w->index] = NULL;
+  for (;;) {
+    if (!backoff_wait (b))
+      give_up (w, rw, err);
+    h = nbd_try_connect (rw, err, sizeof err, &errnum);
+    if (h == NULL) {
+      if (errnum == ENOTSUP && rw->facts.tls == 1)
+        die (EXIT_EXPORT_CHANGED, "%s: the export changed across a "
+             "reconnect: TLS changed from yes to no (%s)", rw->name, err);
+      continue;
+    }
+    same_export (rw, h);
+    if (same_data (rw, h, err, sizeof err))
+      break;
+    nbd_close (h);
+  }
   *hp = rw->handles[w->index] = h;
   atomic_fetch_add (&rc_stats.reconnects, 1);
 }
@@ -328,9 +431,10 @@ recover (struct worker *w)
              busy (w));
     abort ();
   }
-  /* The window is the outage's, which goes on until the connection
-   * makes progress: one that breaks over and over before it copies a
-   * whole range again is given one window, not one per break.
+  /* The window is the outage's, which goes on until a checkpoint's
+   * flush succeeds (copying a range again proves nothing when its
+   * flush then fails): a connection that breaks over and over is
+   * given one window, not one per break.
    */
   backoff_start (&b, &opt.rc);
   b.start = w->outage_start;
@@ -339,6 +443,7 @@ recover (struct worker *w)
   if (w->dst_dead)
     redial (w, &dst, &w->dst_h, &b);
   moved = range_log_move (&w->written, &w->redo, opt.no_replay ? 1 : 0);
+  w->samples.len = 0;           /* taken again as the ranges are copied */
   uncount = w->counted < moved ? w->counted : moved;
   atomic_fetch_sub (&bytes_done, uncount);
   atomic_fetch_add (&rc_stats.bytes_replayed, moved);
@@ -350,7 +455,7 @@ recover (struct worker *w)
              reconnect_now () - w->broken_at, moved);
   w->counted = w->ckpt_bytes = 0;
   w->ckpt_time = reconnect_now ();
-  w->replaying = moved > 0;
+  w->replaying = true;
   w->src_dead = w->dst_dead = false;
 }
 
@@ -413,11 +518,10 @@ worker_resilient (void *vp)
      * copied again, which is harmless.
      */
     range_log_add (&w->written, offset, len);
+    w->sampled = false;
     copy_range (w, offset, len);
     if (!w->hash_only)
       w->ckpt_bytes += len;
-    if (!broken (w) && w->counted >= work_range_size ())
-      w->outage_start = 0;
     if (!broken (w) && checkpoint_due (w))
       checkpoint (w);
     if (broken (w))

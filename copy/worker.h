@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 
+#include "durable-samples.h"
 #include "nbdcopy.h"
 #include "range-log.h"
 
@@ -41,11 +42,13 @@ struct worker {
   struct range_log written;     /* ranges since the last flush */
   struct range_log redo;        /* ranges to copy again */
   struct range_log hash_queue;  /* durable ranges to read for --blkhash */
+  struct sample_list samples;   /* of the data written since the flush */
+  bool sampled;                 /* the range being copied has one */
   bool hash_only;               /* the range being read is one of them */
   uint64_t ckpt_bytes;          /* written since the last flush */
   uint64_t counted;             /* added to bytes_done since then */
   double ckpt_time;             /* when that flush was */
-  bool replaying;               /* flush as soon as redo is empty */
+  bool replaying;               /* reconnected: flush after the next range */
 };
 
 /* A connection of the worker failed: it must recover. */
@@ -71,5 +74,7 @@ extern void note_issue (struct worker *w);
 extern void note_reply (struct worker *w);
 extern int poll_timeout (struct worker *w);
 extern void poll_timed_out (struct worker *w);
+extern void note_data (struct worker *w, uint64_t offset, const char *buf,
+                       size_t count);
 
 #endif /* NBDCOPY_WORKER_H */
