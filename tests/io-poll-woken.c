@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <pthread.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -30,10 +31,16 @@ poller (void *arg)
 {
   __atomic_store_n (&poller_tid, (pid_t) syscall (SYS_gettid),
                     __ATOMIC_RELEASE);
+  int64_t c;
+
   poll_result = nbd_poll (h, 30000);
-  completed_at_return =
-    nbd_aio_command_completed (h, __atomic_load_n (&cookie,
-                                                   __ATOMIC_ACQUIRE));
+  /* Woken from inside nbd_aio_pread, this thread can get here before
+   * the main thread has stored the cookie that call returns; the
+   * reply is 2 seconds away, so waiting for the cookie changes nothing.
+   */
+  while ((c = __atomic_load_n (&cookie, __ATOMIC_ACQUIRE)) == 0)
+    sched_yield ();
+  completed_at_return = nbd_aio_command_completed (h, c);
   return NULL;
 }
 
