@@ -39,6 +39,7 @@ struct options {
   int opt_starttls;             /* -1: no opt mode, else the result */
   int manual_poll;              /* connect with our own poll loop */
   int opt_sync;                 /* nbd_opt_starttls, not the aio call */
+  const char *priority;         /* nbd_set_tls_priority, or NULL */
   char **argv;
 };
 
@@ -114,6 +115,7 @@ parse (int argc, char **argv, struct options *o)
     { "fail", 1, NULL, 'f' }, { "uri", 1, NULL, 'U' },
     { "max-sent", 1, NULL, 'm' }, { "opt-starttls", 1, NULL, 'o' },
     { "manual-poll", 0, NULL, 'M' }, { "opt-sync", 0, NULL, 'O' },
+    { "priority", 1, NULL, 'P' },
     { NULL, 0, NULL, 0 },
   };
   int c;
@@ -140,6 +142,7 @@ parse (int argc, char **argv, struct options *o)
     case 'o': o->opt_starttls = atoi (optarg); break;
     case 'M': o->manual_poll = 1; break;
     case 'O': o->opt_sync = 1; break;
+    case 'P': o->priority = optarg; break;
     default: FAIL ("bad option");
     }
   }
@@ -151,6 +154,8 @@ parse (int argc, char **argv, struct options *o)
 static void
 apply (struct nbd_handle *h, const struct options *o)
 {
+  if (o->priority)
+    CHECK (nbd_set_tls_priority (h, o->priority) == 0);
   if (o->uri) {
     /* The URI says everything; only local files need permission. */
     CHECK (nbd_set_uri_allow_local_file (h, true) == 0);
