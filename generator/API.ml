@@ -3385,8 +3385,8 @@ Every part is percent-encoded where needed (a user C<a@b> is written
 C<a%40b>) and every TLS setting made is written, so the URI reads back
 to the same export, TLS user, hostname, certificates, PSK file, peer
 checking and priority string (C<tls-priority=>, written as libnbd
-1.24 does when a string other than the build's default was set; such
-a URI needs L<nbd_set_uri_allow_tls_priority(3)> to connect).  After
+1.24 does: when a string other than the build's default was set and
+L<nbd_set_uri_allow_tls_priority(3)> allows it in URIs).  After
 an C<nbd+ssh://> URI it is an C<nbd+ssh://> URI again, with its SSH
 user, C<nbd-port=>, C<compress=true> and a C<tls-username=> that
 differs from the SSH user (libnbd fails there).

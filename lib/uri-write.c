@@ -263,8 +263,11 @@ tls_part (struct nbd_handle *h, struct uri_out *o)
   if (!h->tls_verify_peer &&
       append_param (o, "tls-verify-peer", "false") == -1)
     return -1;
-  /* As libnbd 1.24: a string set, unless it is the build's default. */
-  if (h->tls_priority && strcmp (h->tls_priority, TLS_PRIORITY) != 0 &&
+  /* As libnbd 1.24: a string set, unless it is the build's default,
+   * where URIs may carry one (else the URI would be refused).
+   */
+  if (h->uri_allow_tls_priority && h->tls_priority &&
+      strcmp (h->tls_priority, TLS_PRIORITY) != 0 &&
       append_param (o, "tls-priority", h->tls_priority) == -1)
     return -1;
   return 0;

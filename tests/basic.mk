@@ -24,6 +24,7 @@ basic_c_tests = \
 	basic-connect-uri-bad \
 	basic-connect-uri-ssh \
 	basic-connect-uri-query \
+	basic-calls-1-24 \
 	basic-connect-uri-round-trip \
 	basic-connect-command \
 	basic-connect-socket \
