@@ -57,8 +57,8 @@ EXTRA_DIST += basic-server.h basic-header-cxx.sh opt-callbacks.h
 basic_header_c_CFLAGS = $(AM_CFLAGS) -std=c99 -pedantic-errors
 
 # Debian's own libnbd programs, run on this library.
-TESTS += compat-debian-binaries.sh
-EXTRA_DIST += compat-debian-binaries.sh
+TESTS += compat-debian-binaries.sh compat-sid-binaries.sh
+EXTRA_DIST += compat-debian-binaries.sh compat-sid-binaries.sh
 
 # The man pages: one per exported call, each rendering cleanly.
 TESTS += docs-man-pages.sh
