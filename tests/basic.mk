@@ -71,3 +71,7 @@ EXTRA_DIST += generator-rejects.sh
 # Every exported call is used by at least one test.
 TESTS += api-coverage.sh
 EXTRA_DIST += api-coverage.sh
+
+# Every symbol@version of libnbd 1.24.4 is ours too, and no more.
+TESTS += abi-symbols-1-24.sh
+EXTRA_DIST += abi-symbols-1-24.sh
