@@ -233,4 +233,10 @@ grep -q "TLS priority: $chacha_first:+ECDHE-PSK:+DHE-PSK:+PSK " "$d/debug" || {
   cat "$d/debug"; echo "$0: PSK key exchanges not appended"; exit 1; }
 TLS_CLIENT_PRIORITY='NORMAL:-CIPHER-ALL:+AES-128-GCM' \
   expect none x509 AES-128-GCM
+# A string GnuTLS refuses fails the connection, naming the string.
+server none psk
+tls_client --psk "$d/keys.psk" --user alice --priority 'NORMAL:+BOGUS' \
+  --fail EINVAL -- "${server_argv[@]}" 2> "$d/err"
+grep -q 'gnutls_priority_set_direct: NORMAL:+BOGUS:+ECDHE-PSK' "$d/err" || {
+  cat "$d/err"; echo "$0: no error naming the priority string"; exit 1; }
 echo "$0: OK"
