@@ -1,5 +1,5 @@
 /* version.c: --version, the versions of a tool and of the libnbd it
- * runs on.
+ * runs on, each with its --with-extra string as libnbd 1.24 shows it.
  */
 #include <config.h>
 
@@ -9,12 +9,22 @@
 
 #include "version.h"
 
+/* " (EXTRA)" if there is one, and the end of the line. */
+static void
+print_extra (const char *extra)
+{
+  if (extra && *extra)
+    printf (" (%s)", extra);
+  putchar ('\n');
+}
+
 void
 print_version (const char *program)
 {
   struct nbd_handle *nbd;
 
-  printf ("%s %s\n", program, PACKAGE_VERSION);
+  printf ("%s %s", program, PACKAGE_VERSION);
+  print_extra (LIBNBD_VERSION_EXTRA);
   /* Print the first line now in case the library fails below. */
   fflush (stdout);
 
@@ -24,6 +34,12 @@ print_version (const char *program)
   nbd = nbd_create ();
   if (nbd == NULL)
     return;
-  printf ("%s %s\n", nbd_get_package_name (nbd), nbd_get_version (nbd));
+  printf ("%s %s", nbd_get_package_name (nbd), nbd_get_version (nbd));
+  /* A library older than 1.24 has no extra string. */
+#ifdef LIBNBD_HAVE_NBD_GET_VERSION_EXTRA
+  print_extra (nbd_get_version_extra (nbd));
+#else
+  print_extra ("");
+#endif
   nbd_close (nbd);
 }

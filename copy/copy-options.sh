@@ -45,6 +45,6 @@ $VG nbdcopy --help | grep -q 'SOURCE DESTINATION'
 # As libnbd's nbdcopy: its own version, then the loaded library's.
 $VG nbdcopy -V > "$tmp/version"
 $VG nbdcopy --version | cmp - "$tmp/version"
-printf 'nbdcopy 1.22.0\nlibnbd 1.22.0\n' | cmp - "$tmp/version"
+printf 'nbdcopy 1.24.0\nlibnbd 1.24.0\n' | cmp - "$tmp/version"
 $VG nbdcopy --long-options | grep -q '^--request-size$'
 $VG nbdcopy --short-options | grep -q '^-C$'

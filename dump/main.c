@@ -15,6 +15,7 @@
 #include "colour-options.h"
 #include "human-size.h"
 #include "list-options.h"
+#include "version.h"
 #include "nbddump.h"
 
 const char *progname = "nbddump";
@@ -59,21 +60,6 @@ die_nbd (void)
 {
   fprintf (stderr, "%s: %s\n", progname, nbd_get_error ());
   exit (EXIT_FAILURE);
-}
-
-static void
-print_version (void)
-{
-  struct nbd_handle *h;
-
-  printf ("nbddump %s\n", PACKAGE_VERSION);
-  /* The first line is out even if the library fails below. */
-  fflush (stdout);
-  h = nbd_create ();
-  if (h == NULL)
-    return;
-  printf ("%s %s\n", nbd_get_package_name (h), nbd_get_version (h));
-  nbd_close (h);
 }
 
 static uint64_t
@@ -178,7 +164,7 @@ main (int argc, char *argv[])
     case HELP_OPTION: usage (stdout, EXIT_SUCCESS);
     case LONG_OPTIONS: list_long_options (long_options);
     case SHORT_OPTIONS: list_short_options (short_options);
-    case 'V': print_version (); exit (EXIT_SUCCESS);
+    case 'V': print_version ("nbddump"); exit (EXIT_SUCCESS);
     case COLOUR_OPTION: colour = true; break;
     case NO_COLOUR_OPTION: colour = false; break;
     case 'n': length = parse_size ("--length", optarg); break;

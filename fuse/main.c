@@ -16,6 +16,7 @@
 
 #include "human-size.h"
 #include "list-options.h"
+#include "version.h"
 #include "nbdfuse.h"
 #include "usage-error.h"
 
@@ -89,22 +90,6 @@ usage (FILE *fp, int status)
 
 /* Every bad command line ends here. */
 #define bad_usage(...) usage_error ("nbdfuse", __VA_ARGS__)
-
-static void __attribute__ ((noreturn))
-print_version (void)
-{
-  struct nbd_handle *h;
-
-  printf ("nbdfuse %s\n", PACKAGE_VERSION);
-  fflush (stdout);
-  /* The library loaded may be another build: ask it. */
-  h = nbd_create ();
-  if (h != NULL) {
-    printf ("%s %s\n", nbd_get_package_name (h), nbd_get_version (h));
-    nbd_close (h);
-  }
-  exit (EXIT_SUCCESS);
-}
 
 /* The options -o takes, as libfuse lists them. */
 static void __attribute__ ((noreturn))
@@ -497,7 +482,8 @@ main (int argc, char *argv[])
       nf.verbose = true;
       break;
     case 'V':
-      print_version ();
+      print_version ("nbdfuse");
+      exit (EXIT_SUCCESS);
     case RECONNECT: case RECONNECT_BUFFER: case RECONNECT_DELAY:
     case REQUEST_TIMEOUT: case NO_REPLAY:
       parse_reconnect_option (c, optarg);

@@ -384,6 +384,24 @@ take the handle lock.";
     first_version = (1, 8);
   };
 
+  "get_handle_size", {
+    default_call with
+    args = []; ret = RSizeT;
+    shortdesc = "return an estimate of the memory allocated for the handle";
+    longdesc = "\
+Return an estimate, in bytes, of the memory the handle holds: the
+handle itself, its buffers, the strings of its settings and what the
+server told it, and the commands queued or in flight with their
+buffers owned by the library.  Buffers the caller passed in are not
+counted.
+
+The figure is a hint for language bindings with a garbage collector,
+which can weigh a handle by it when deciding what to free; it changes
+as the handle is used.";
+    see_also = [ "create" ];
+    first_version = (1, 24);
+  };
+
   "set_export_name", {
     default_call with
     args = [ String "export_name" ]; ret = RErr;
@@ -729,6 +747,59 @@ The setting may be made even when TLS is not supported, but it only
 matters if TLS is enabled with L<nbd_set_tls(3)>.";
     see_also = [ "set_tls"; "set_tls_username" ];
     first_version = (1, 0);
+  };
+
+  "set_tls_priority", {
+    default_call with
+    args = [ String "priority" ]; ret = RErr;
+    permitted_states = [ Created ];
+    shortdesc = "set the TLS priority string";
+    longdesc = "\
+Set the GnuTLS priority string of the TLS session: which protocol
+versions, key exchanges, ciphers and MACs are offered, and in what
+order (see I<Priority strings> in the GnuTLS manual,
+C<https://gnutls.org/manual/html_node/Priority-Strings.html>).
+The string is used exactly as given; with Pre-Shared Key
+authentication (L<nbd_set_tls_psk_file(3)>) the key exchanges
+C<:+ECDHE-PSK:+DHE-PSK:+PSK> are appended to it, as libnbd does.  It is
+not checked here: a string GnuTLS refuses makes the connection fail
+when TLS starts.
+
+Without this call the default is used, which
+L<nbd_get_tls_priority(3)> returns.  It is C<NORMAL> (or the string
+given to C<./configure --with-tls-priority>), and, when it is
+C<NORMAL>, where AES-GCM runs faster than ChaCha20-Poly1305 on this
+machine (measured once per process, by encrypting a few kilobytes with
+each), the same string with the ciphers of C<NORMAL> reordered so that
+AES-GCM comes first: C<NORMAL:-CIPHER-ALL:+AES-256-GCM:+AES-128-GCM:...>.
+No cipher is added or removed.  If the system's default priorities
+are not GnuTLS's C<NORMAL> (an administrator's or a distribution's
+choice), C<NORMAL> is kept as it is.
+
+Changing this is rarely needed, and a string from an untrusted source
+is dangerous: it can weaken the encryption, and can make GnuTLS read
+local configuration files.
+
+The setting may be made even when TLS is not supported, but it only
+matters if TLS is enabled with L<nbd_set_tls(3)>.";
+    see_also = [ "get_tls_priority"; "set_tls";
+                 "set_uri_allow_tls_priority" ];
+    first_version = (1, 24);
+  };
+
+  "get_tls_priority", {
+    default_call with
+    args = []; ret = RString;
+    shortdesc = "get the current TLS priority";
+    longdesc = "\
+Return a copy of the GnuTLS priority string that TLS sessions of this
+handle use: the one given to L<nbd_set_tls_priority(3)> or by a URI's
+C<tls-priority=> parameter, else the default described there (with
+the cipher order chosen for this machine).  With Pre-Shared Key
+authentication the PSK key exchanges are appended to it when the
+session starts.  The caller must free the returned string.";
+    see_also = [ "set_tls_priority" ];
+    first_version = (1, 24);
   };
 
   "set_request_extended_headers", {
@@ -1419,6 +1490,22 @@ Refuse URIs without TLS: only C<nbds> schemes are accepted.
     first_version = (1, 2);
   };
 
+  "set_uri_allow_tls_priority", {
+    default_call with
+    args = [ Bool "allow" ]; ret = RErr;
+    permitted_states = [ Created ];
+    shortdesc = "set if 'tls-priority' is allowed in NBD URIs";
+    longdesc = "\
+Decide whether a URI may set the TLS priority string with the query
+parameter C<tls-priority=PRIORITY> (see L<nbd_set_tls_priority(3)>).
+It is forbidden by default, because a priority string can weaken the
+encryption or make GnuTLS read local files: a URI with the parameter
+then fails with C<EPERM>.";
+    see_also = [ "connect_uri"; "aio_connect_uri"; "set_tls_priority";
+                 "set_uri_allow_local_file" ];
+    first_version = (1, 24);
+  };
+
   "set_uri_allow_local_file", {
     default_call with
     args = [ Bool "allow" ]; ret = RErr;
@@ -1452,32 +1539,79 @@ C<+unix> forms need a C<socket=> query parameter, C<+vsock> takes a
 numeric CID as host, and C<+ssh> runs the connection through
 L<ssh(1)>.  An C<nbds> scheme makes TLS mandatory.  The URI features
 accepted can be narrowed with L<nbd_set_uri_allow_transports(3)>,
-L<nbd_set_uri_allow_tls(3)> and L<nbd_set_uri_allow_local_file(3)>.
+L<nbd_set_uri_allow_tls(3)>, L<nbd_set_uri_allow_local_file(3)> and
+L<nbd_set_uri_allow_tls_priority(3)>.
 
 The query holds C<name=value> pairs separated by C<&>, or by C<;>
 where no C<&> follows (so C<a=1;b=2&c=3> sets C<a> to C<1;b=2>), each
 percent-decoded; names are case-insensitive and unknown ones are
-ignored.  They are C<socket=>, C<tls-certificates=>, C<tls-psk-file=>,
-C<tls-hostname=> and C<tls-verify-peer=> (C<true>/C<false>, C<yes>/C<no>,
-C<on>/C<off>, C<1>/C<0>, C<t>/C<f>, C<y>/C<n>).  The TLS user name
-comes only from C<user@> in the authority: a C<tls-username=> parameter
-is ignored.  A certificates directory that does not exist holds
-nothing, so the system's certificate authorities are used.
+ignored.  They are:
+
+=over 4
+
+=item C<socket=PATH>
+
+The Unix socket: needed by C<+unix>, optional for C<+ssh>, refused
+for the other transports.
+
+=item C<tls-certificates=DIR>, C<tls-psk-file=FILE>
+
+See L<nbd_set_tls_certificates(3)> and L<nbd_set_tls_psk_file(3)>;
+refused (C<EPERM>) unless L<nbd_set_uri_allow_local_file(3)> allows
+them.  A certificates directory that does not exist holds nothing, so
+the system's certificate authorities are used.
+
+=item C<tls-hostname=NAME>
+
+See L<nbd_set_tls_hostname(3)>.
+
+=item C<tls-priority=PRIORITY>
+
+See L<nbd_set_tls_priority(3)>; refused (C<EPERM>) unless
+L<nbd_set_uri_allow_tls_priority(3)> allows it.
+
+=item C<tls-username=USER>
+
+The TLS user, instead of C<user@> of the authority (for C<+ssh>,
+where that user is the SSH user).
+
+=item C<tls-verify-peer=BOOL>
+
+See L<nbd_set_tls_verify_peer(3)>.  Booleans are C<true>/C<false>,
+C<yes>/C<no>, C<on>/C<off>, C<1>/C<0>, C<t>/C<f>, C<y>/C<n>.
+
+=item C<nbd-port=PORT>
+
+The NBD server's port, instead of the authority's: for TCP a number
+up to 65535 or a service name, for C<+vsock> any 32 bit port, for
+C<+ssh> the port C<nc> connects to on the far side (a number).
+Ignored by C<+unix>.
+
+=item C<compress=BOOL>
+
+For C<+ssh>, run L<ssh(1)> with C<-C> (compression).  Checked but
+unused by the other transports.
+
+=back
 
 C<nbd+ssh://[user@]server[:port]/export[?socket=PATH]> runs
-C<ssh -p PORT SERVER nc -U PATH>, or C<nc localhost 10809> without
-C<socket=>, and talks NBD over its standard input and output; the port
-defaults to 22 and the user is only the TLS user, never given to ssh.
-A server, user or socket beginning with C<-> is refused (C<EINVAL>),
-because ssh or nc would read it as an option, and a socket path holding
-shell characters is quoted for the remote shell.
+C<ssh [-C] -p PORT [-o User=USER] -- SERVER nc -U PATH>, or
+C<nc localhost NBD-PORT> (10809 by default) without C<socket=>, and
+talks NBD over its standard input and output; the port defaults to 22.
+The user is the SSH user and, unless C<tls-username=> is given, the
+TLS user.  A server, user or socket beginning with C<-> is refused
+(C<EINVAL>), and so is a user with other characters than letters,
+digits and C<._-@+> (libnbd 1.24 passes any), because ssh or nc would
+read them otherwise; a socket path holding shell characters is quoted
+for the remote shell.
 
 A URI is checked in this order: its syntax, then the transport and TLS
 policy (C<EPERM>), then C<socket=>, TLS support (C<ENOTSUP>), each query
 parameter in turn, then the server and port.  Unlike libnbd, C<%00>
 anywhere in the URI is refused (libnbd cuts the string there) and so
-is a port above 65535 (libnbd wraps it); a refused URI leaves the
-handle's settings as they were.
+is a port above 65535, in the authority or C<nbd-port=> (libnbd wraps
+it), or an empty C<nbd-port=>; a refused URI leaves the handle's
+settings as they were.
 
 The call returns once the connection is ready, or, in option mode
 (see L<nbd_set_opt_mode(3)>), once negotiation can begin.  It fails if
@@ -1485,7 +1619,8 @@ URI support was not built in (see L<nbd_supports_uri(3)>).";
     see_also = [ "aio_connect_uri"; "set_export_name"; "set_tls";
                  "set_opt_mode"; "get_uri"; "is_uri"; "supports_uri";
                  "supports_vsock"; "set_uri_allow_transports";
-                 "set_uri_allow_tls"; "set_uri_allow_local_file" ];
+                 "set_uri_allow_tls"; "set_uri_allow_local_file";
+                 "set_uri_allow_tls_priority"; "set_tls_priority" ];
     first_version = (1, 0);
   };
 
@@ -3145,6 +3280,21 @@ counts the releases within a branch.";
     first_version = (1, 0);
   };
 
+  "get_version_extra", {
+    default_call with
+    args = []; ret = RStaticString;
+    is_locked = false; may_set_error = false;
+    shortdesc = "return the extra version of the library";
+    longdesc = "\
+Return the free-form string given to C<./configure --with-extra=...>
+when the library was built, meant for packagers to name their own
+build (a distribution's package version, for instance).  It is the
+empty string C<\"\"> when none was given.  The string is static: it
+stays valid for the life of the process and must not be freed.";
+    see_also = [ "get_version"; "get_package_name" ];
+    first_version = (1, 24);
+  };
+
   "kill_subprocess", {
     default_call with
     args = [ Int "signum" ]; ret = RErr;
@@ -3233,9 +3383,13 @@ free the returned string.
 
 Every part is percent-encoded where needed (a user C<a@b> is written
 C<a%40b>) and every TLS setting made is written, so the URI reads back
-to the same export, TLS user, hostname, certificates, PSK file and
-peer checking.  After an C<nbd+ssh://> URI it is an C<nbd+ssh://> URI
-again (libnbd fails there).
+to the same export, TLS user, hostname, certificates, PSK file, peer
+checking and priority string (C<tls-priority=>, written as libnbd
+1.24 does: when a string other than the build's default was set and
+L<nbd_set_uri_allow_tls_priority(3)> allows it in URIs).  After
+an C<nbd+ssh://> URI it is an C<nbd+ssh://> URI again, with its SSH
+user, C<nbd-port=>, C<compress=true> and a C<tls-username=> that
+differs from the SSH user (libnbd fails there).
 
 The handle does not always know enough to do this, for example after
 L<nbd_connect_socket(3)>; the call then fails.  Even a returned URI

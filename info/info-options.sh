@@ -9,9 +9,9 @@ grep -q '^    nbdinfo --map\[=CONTEXT\] \[--totals\]' "$tmp/help"
 
 nbdinfo -V > "$tmp/version"
 nbdinfo --version | cmp - "$tmp/version"
-grep -qx 'nbdinfo 1.22.0' "$tmp/version"
+grep -qx 'nbdinfo 1.24.0' "$tmp/version"
 # The second line comes from the library loaded: this tree's.
-grep -qx 'libnbd 1.22.0' "$tmp/version"
+grep -qx 'libnbd 1.24.0' "$tmp/version"
 
 nbdinfo --short-options | tr '\n' ' ' | grep -qx -- '-L -V '
 nbdinfo --long-options > "$tmp/long"

@@ -420,9 +420,9 @@ setup_psk (struct nbd_handle *h, struct tls_socket *t)
     gnutls_error (err, "gnutls_psk_set_client_credentials");
     goto out;
   }
-  err = nbd_internal_tls_set_priority (h, t->session, true);
-  if (err >= 0)
-    err = gnutls_credentials_set (t->session, GNUTLS_CRD_PSK, t->pskcred);
+  if (nbd_internal_tls_set_priority (h, t->session, true) == -1)
+    goto out;
+  err = gnutls_credentials_set (t->session, GNUTLS_CRD_PSK, t->pskcred);
   if (err < 0) {
     gnutls_error (err, "gnutls_credentials_set");
     goto out;
@@ -683,10 +683,10 @@ setup_x509 (struct nbd_handle *h, struct tls_socket *t)
   free (dir);
   if (r == -1)
     return -1;
-  err = nbd_internal_tls_set_priority (h, t->session, false);
-  if (err >= 0)
-    err = gnutls_credentials_set (t->session, GNUTLS_CRD_CERTIFICATE,
-                                  t->xcred);
+  if (nbd_internal_tls_set_priority (h, t->session, false) == -1)
+    return -1;
+  err = gnutls_credentials_set (t->session, GNUTLS_CRD_CERTIFICATE,
+                                t->xcred);
   if (err < 0)
     return gnutls_error (err, "gnutls_credentials_set");
   /* The chain is checked during the handshake; the name too if known. */

@@ -132,6 +132,7 @@ nbd_close (struct nbd_handle *h)
   free (h->tls_username);
   free (h->tls_hostname);
   free (h->tls_psk_file);
+  free (h->tls_priority);
   free (h->export_name);
   free (h->hname);
   free (h->ahead);
@@ -420,6 +421,70 @@ const char *
 nbd_unlocked_get_version (struct nbd_handle *h)
 {
   return LIBNBD_PACKAGE_VERSION;
+}
+
+/* ./configure --with-extra=STRING, "" by default. */
+const char *
+nbd_unlocked_get_version_extra (struct nbd_handle *h)
+{
+  return LIBNBD_VERSION_EXTRA;
+}
+
+/* The bytes of S with its NUL, 0 for NULL. */
+static size_t
+string_size (const char *s)
+{
+  return s ? strlen (s) + 1 : 0;
+}
+
+static size_t
+strings_size (const struct string_vector *v)
+{
+  size_t i, n = v->cap * sizeof *v->ptr;
+
+  for (i = 0; i < v->len; ++i)
+    n += string_size (v->ptr[i]);
+  return n;
+}
+
+/* The commands of one list, with what the library owns of each. */
+static size_t
+commands_size (const struct command *c)
+{
+  size_t n = 0;
+
+  for (; c; c = c->next)
+    n += sizeof *c + c->filter_len + c->seen.cap * sizeof *c->seen.ptr;
+  return n;
+}
+
+/* An estimate, for garbage collectors: the handle, its buffers, the
+ * strings it owns and its commands.  Buffers of the caller are not
+ * counted, nor what GnuTLS holds, nor the short-lived option and
+ * chunk payloads.
+ */
+ssize_t
+nbd_unlocked_get_handle_size (struct nbd_handle *h)
+{
+  const char *const strings[] = {
+    h->hname, h->export_name, h->tls_certificates, h->tls_username,
+    h->tls_hostname, h->tls_psk_file, h->tls_priority,
+    h->socket_activation_name, h->canonical_name, h->description,
+    h->hostname, h->port, h->sact_tmpdir, h->sact_sockpath, h->uri,
+  };
+  size_t i, n = sizeof *h + RECV_AHEAD_SIZE + SEND_GATHER_SIZE;
+
+  for (i = 0; i < sizeof strings / sizeof strings[0]; ++i)
+    n += string_size (strings[i]);
+  n += strings_size (&h->request_meta_contexts);
+  n += strings_size (&h->opt_queries);
+  n += strings_size (&h->argv);
+  n += h->meta_contexts.cap * sizeof *h->meta_contexts.ptr;
+  for (i = 0; i < h->meta_contexts.len; ++i)
+    n += string_size (h->meta_contexts.ptr[i].name);
+  n += commands_size (h->cmds_to_issue) + commands_size (h->cmds_sending) +
+    commands_size (h->cmds_in_flight) + commands_size (h->cmds_done);
+  return n;
 }
 
 int

@@ -183,6 +183,7 @@ struct nbd_handle {
   char *tls_username;
   char *tls_hostname;
   char *tls_psk_file;
+  char *tls_priority;           /* NULL: the default (tls-priority.c) */
   bool request_eh;              /* extended headers */
   bool request_sr;              /* structured replies */
   bool request_meta;            /* connect sets meta contexts */
@@ -196,6 +197,7 @@ struct nbd_handle {
   uint32_t uri_allow_transports;
   int uri_allow_tls;
   bool uri_allow_local_file;
+  bool uri_allow_tls_priority;
   struct string_vector request_meta_contexts;
   char *socket_activation_name;
 
@@ -442,8 +444,9 @@ extern void nbd_internal_gather_truncate (struct nbd_handle *h, size_t end);
 extern int nbd_internal_tls_start (struct nbd_handle *h);
 extern int nbd_internal_tls_handshake (struct nbd_handle *h);
 
-/* ---- tls-priority.c: each TLS session's algorithms, in order ---- */
+/* ---- tls-priority.c: each TLS session's priority string ---- */
 struct gnutls_session_int;      /* what gnutls_session_t points to */
+/* 0, or -1 with the error set. */
 extern int nbd_internal_tls_set_priority (struct nbd_handle *h,
                                           struct gnutls_session_int *session,
                                           bool psk);

@@ -1,33 +1,41 @@
-/* tls-priority.c: the algorithms each TLS session offers, in order.
+/* tls-priority.c: the GnuTLS priority string of each TLS session:
+ * the one the program (or a URI) set, used exactly as given, else our
+ * default.
  *
- * GnuTLS's default (NORMAL) order has ChaCha20-Poly1305 second, after
- * AES-256-GCM but ahead of AES-128-GCM.  A TLS 1.3 session with a
- * pre-shared key can only use a SHA-256 suite (GnuTLS 3.7 computes the
- * binder of an external key with SHA-256), so AES-256-GCM-SHA384 is
- * out and such a session gets ChaCha20; an X.509 session gets it too
- * whenever the server lacks AES-256-GCM.  On a CPU with AES
- * instructions AES-GCM is several times faster than ChaCha20 (here
- * 3 GB/s against 0.45), so there we move the AES-GCM ciphers ahead of
- * ChaCha20.  Nothing is added: the ciphers are those of the default
- * priorities, reordered, and an administrator's own default priority
- * string (or a distribution's) is left as it is.
+ * The default is TLS_PRIORITY (configure --with-tls-priority, NORMAL
+ * unless given), as in libnbd.  GnuTLS's NORMAL order has
+ * ChaCha20-Poly1305 second, after AES-256-GCM but ahead of
+ * AES-128-GCM.  A TLS 1.3 session with a pre-shared key can only use a
+ * SHA-256 suite (GnuTLS 3.7 computes the binder of an external key
+ * with SHA-256), so AES-256-GCM-SHA384 is out and such a session gets
+ * ChaCha20; an X.509 session gets it too whenever the server lacks
+ * AES-256-GCM.  On a CPU with AES instructions AES-GCM is several
+ * times faster than ChaCha20 (here 3 GB/s against 0.45), so there our
+ * default is NORMAL with the AES-GCM ciphers moved ahead of ChaCha20.
+ * Nothing is added: the ciphers are NORMAL's, reordered; and where
+ * the system's default priorities are not NORMAL (an administrator's
+ * or a distribution's choice) NORMAL stays as it is.
  */
 #include <config.h>
 
-#ifdef HAVE_GNUTLS
-
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <time.h>
 #include <pthread.h>
 
+#ifdef HAVE_GNUTLS
 #include <gnutls/gnutls.h>
 #include <gnutls/crypto.h>
+#endif
 
 #include "internal.h"
 
+#ifdef HAVE_GNUTLS
+
 /* Key exchanges with pre-shared keys are not in the default priorities. */
-#define PSK_KX "+ECDHE-PSK:+DHE-PSK:+PSK"
+#define PSK_KX ":+ECDHE-PSK:+DHE-PSK:+PSK"
 
 /* One TLS record of plaintext, encrypted a few times with each cipher. */
 #define PROBE_SIZE 16384
@@ -180,7 +188,7 @@ reorder (const unsigned *list, int n)
 }
 
 static pthread_once_t decide_once = PTHREAD_ONCE_INIT;
-static char *order_base;        /* the reordered ciphers, or NULL */
+static char *order_default;     /* NORMAL reordered, or NULL */
 static const char *order_kept;  /* why not, for debug, or NULL */
 
 /* Once per process: whether to reorder, and the string that does it.
@@ -192,7 +200,12 @@ decide (void)
 {
   unsigned *def, *normal;
   int ndef, nnormal;
+  char *order;
 
+  if (strcmp (TLS_PRIORITY, "NORMAL") != 0) {
+    order_kept = "the build's default (--with-tls-priority) is kept";
+    return;
+  }
   probe ();
   if (!aes_faster) {
     order_kept = "AES-GCM is not faster here, GnuTLS's cipher order kept";
@@ -202,67 +215,114 @@ decide (void)
   nnormal = ciphers_of ("NORMAL", &normal);
   /* A default that is not GnuTLS's NORMAL was chosen by someone (an
    * administrator's default-priority-string, a distribution's policy):
-   * its order stands.  Ciphers disabled system-wide are missing from
-   * both lists alike, and stay disabled: we only reorder.
+   * NORMAL's order then stands too.  Ciphers disabled system-wide are
+   * missing from both lists alike, and stay disabled: we only reorder.
    */
   if (ndef == 0 || ndef != nnormal ||
       memcmp (def, normal, ndef * sizeof *def) != 0)
     order_kept = "the default priorities are not GnuTLS's NORMAL, "
-      "their cipher order kept";
-  else
-    order_base = reorder (def, ndef);
+      "NORMAL's cipher order kept";
+  else if ((order = reorder (normal, nnormal)) != NULL) {
+    if (asprintf (&order_default, "NORMAL:%s", order) == -1)
+      order_default = NULL;
+    free (order);
+  }
   free (def);
   free (normal);
 }
 
-/* What to append to the default priorities for this session (the
- * reordered ciphers, then TAIL if not NULL), or NULL to keep the
- * default's cipher order.
- */
-static char *
-cipher_order (struct nbd_handle *h, const char *tail)
+/* The default priority string, owned by this file. */
+static const char *
+default_priority (void)
 {
-  char *order;
-
   (void) pthread_once (&decide_once, decide);
-  debug (h, "TLS cipher speed here (measured once per process): "
-         "AES-128-GCM %u MB/s, ChaCha20-Poly1305 %u MB/s",
-         aes_mbs, chacha_mbs);
-  if (order_kept)
-    debug (h, "TLS priority: %s", order_kept);
-  if (order_base == NULL)
-    return NULL;
-  if (tail == NULL)
-    return strdup (order_base);
-  if (asprintf (&order, "%s:%s", order_base, tail) == -1)
-    return NULL;
-  return order;
+  return order_default ? order_default : TLS_PRIORITY;
 }
 
-/* Set SESSION's priorities: the default ones (and the PSK key
- * exchanges if PSK), with AES-GCM ahead of ChaCha20 where that is
- * faster.  Returns 0 or a GnuTLS error code.
+/* Set PRIO on SESSION, with the PSK key exchanges appended if PSK, as
+ * libnbd does.  Returns 0, or -1 with the error set.
+ */
+static int
+set_direct (struct gnutls_session_int *session, const char *prio, bool psk)
+{
+  char *s = NULL;
+  int err;
+
+  if (psk && asprintf (&s, "%s%s", prio, PSK_KX) == -1) {
+    set_error (errno, "asprintf");
+    return -1;
+  }
+  err = gnutls_priority_set_direct (session, s ? s : prio, NULL);
+  if (err < 0)
+    set_error (EINVAL, "gnutls_priority_set_direct: %s: %s",
+               s ? s : prio, gnutls_strerror (err));
+  free (s);
+  return err < 0 ? -1 : 0;
+}
+
+/* Set SESSION's priorities: the handle's string, else the default.
+ * Returns 0, or -1 with the error set.
  */
 int
 nbd_internal_tls_set_priority (struct nbd_handle *h,
                                struct gnutls_session_int *session, bool psk)
 {
-  char *order = cipher_order (h, psk ? PSK_KX : NULL);
-  int err;
+  const char *prio;
 
-  if (order) {
-    debug (h, "TLS priority: the default with %s", order);
-    err = gnutls_set_default_priority_append (session, order, NULL, 0);
-    free (order);
-    if (err >= 0)
+  if (h->tls_priority) {
+    debug (h, "TLS priority: %s%s (set for this handle)",
+           h->tls_priority, psk ? PSK_KX : "");
+    return set_direct (session, h->tls_priority, psk);
+  }
+  prio = default_priority ();
+  debug (h, "TLS cipher speed here (measured once per process): "
+         "AES-128-GCM %u MB/s, ChaCha20-Poly1305 %u MB/s",
+         aes_mbs, chacha_mbs);
+  if (order_kept)
+    debug (h, "TLS priority: %s", order_kept);
+  if (prio == order_default) {
+    debug (h, "TLS priority: the default with AES-GCM first, %s%s",
+           prio, psk ? PSK_KX : "");
+    if (set_direct (session, prio, psk) == 0)
       return 0;
     /* Never fail a session for the sake of speed. */
-    debug (h, "TLS priority: that failed (%s), using the default",
-           gnutls_strerror (err));
+    debug (h, "TLS priority: that failed, using %s", TLS_PRIORITY);
   }
-  if (psk)
-    return gnutls_set_default_priority_append (session, PSK_KX, NULL, 0);
-  return gnutls_set_default_priority (session);
+  return set_direct (session, TLS_PRIORITY, psk);
 }
 
-#endif /* HAVE_GNUTLS */
+#else /* !HAVE_GNUTLS */
+
+static const char *
+default_priority (void)
+{
+  return TLS_PRIORITY;
+}
+
+#endif /* !HAVE_GNUTLS */
+
+/* Used exactly as given, even "": GnuTLS judges it when TLS starts. */
+int
+nbd_unlocked_set_tls_priority (struct nbd_handle *h, const char *priority)
+{
+  char *copy = strdup (priority);
+
+  if (copy == NULL) {
+    set_error (errno, "strdup");
+    return -1;
+  }
+  free (h->tls_priority);
+  h->tls_priority = copy;
+  return 0;
+}
+
+char *
+nbd_unlocked_get_tls_priority (struct nbd_handle *h)
+{
+  char *s = strdup (h->tls_priority ? h->tls_priority
+                    : default_priority ());
+
+  if (s == NULL)
+    set_error (errno, "strdup");
+  return s;
+}

@@ -5,6 +5,7 @@
 #include <config.h>
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include "uri.h"
 
 #define SSH_DEFAULT_PORT 22
+#define NBD_DEFAULT_PORT 10809
 
 /* Would ssh(1) or the remote nc(1) read S as an option?  libnbd 1.22.2
  * passes the host as it is, so nbd+ssh://-oProxyCommand=.../ runs a
@@ -24,14 +26,29 @@ is_option (const char *s)
   return s && s[0] == '-';
 }
 
-/* Server and port for SSH.  The user stays the TLS user, as in libnbd:
- * ssh finds its own login name, so the user never reaches ssh; we
- * still refuse one that looks like an option, in case it ever does.
+/* Could USER reach ssh as anything but a user name?  It goes to ssh
+ * as "-o User=USER", and ssh may put it in a command of its own
+ * configuration (%r in ProxyCommand, Match exec), so only the
+ * characters of user names are taken.
+ */
+static bool
+user_unsafe (const char *user)
+{
+  return user && (is_option (user) ||
+                  strspn (user, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                          "abcdefghijklmnopqrstuvwxyz0123456789"
+                          "._-@+") != strlen (user));
+}
+
+/* Server and ports for SSH: the authority's port is ssh's, nbd-port=
+ * the NBD server's on the far side.  The user is ssh's, and the TLS
+ * user too unless tls-username= says otherwise, as in libnbd 1.24.
  */
 int
 nbd_internal_uri_parse_ssh (struct parsed_uri *p)
 {
   const char *server = p->uri->server;
+  unsigned long n = NBD_DEFAULT_PORT;
 
   if (server == NULL || *server == '\0') {
     set_error (EINVAL, "SSH transport requires a server name");
@@ -43,6 +60,29 @@ nbd_internal_uri_parse_ssh (struct parsed_uri *p)
                "begin with '-', where ssh or nc would read an option");
     return -1;
   }
+  /* ssh may expand the host too (%h in a ProxyCommand): the
+   * characters of host names and address literals only.
+   */
+  if (strspn (server, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+              "abcdefghijklmnopqrstuvwxyz0123456789"
+              ".-_:[]%") != strlen (server)) {
+    set_error (EINVAL, "NBD URI: the SSH server %s has characters other "
+               "than those of host names and addresses", server);
+    return -1;
+  }
+  if (user_unsafe (p->uri->user)) {
+    set_error (EINVAL, "NBD URI: the SSH user %s has characters other "
+               "than letters, digits and ._-@+", p->uri->user);
+    return -1;
+  }
+  /* nc's port reaches the remote shell: a number, nothing else. */
+  if (p->nbd_port &&
+      nbd_internal_uri_port_number (p->nbd_port, 65535, &n) == -1) {
+    set_error (EINVAL, "NBD URI: nbd-port=%s is not a port number",
+               p->nbd_port);
+    return -1;
+  }
+  snprintf (p->nc_port, sizeof p->nc_port, "%lu", n);
   if (nbd_internal_uri_set_port (p, SSH_DEFAULT_PORT) == -1)
     return -1;
   p->host = strdup (server);
@@ -91,29 +131,51 @@ shell_quote (const char *s)
   return r;
 }
 
-/* ssh -p PORT HOST nc -U SOCKET, or nc localhost 10809 without
- * socket=, as libnbd runs it.  nbd_internal_uri_parse_ssh made sure
- * ssh reads HOST as the destination and nc reads SOCKET as the path.
+/* ssh [-C] -p PORT [-o User=USER] -- HOST nc -U SOCKET, or nc
+ * localhost NBD-PORT without socket=, as libnbd 1.24 runs it.
+ * nbd_internal_uri_parse_ssh made sure ssh reads HOST as the
+ * destination and nc reads SOCKET as the path.
  */
 int
 nbd_internal_uri_connect_ssh (struct nbd_handle *h, const struct parsed_uri *p)
 {
-  char *quoted = NULL;
-  const char *argv[] = { "ssh", "-p", p->port, p->host, "nc",
-                         "localhost", "10809", NULL };
-  int r;
+  char *quoted = NULL, *user = NULL;
+  const char *argv[16];
+  size_t i = 0;
+  int r = -1;
 
   if (p->socket) {
     quoted = shell_safe (p->socket) ? strdup (p->socket)
       : shell_quote (p->socket);
     if (quoted == NULL) {
       set_error (errno, "malloc");
-      return -1;
+      goto out;
     }
-    argv[5] = "-U";
-    argv[6] = quoted;
   }
+  if (p->uri->user && *p->uri->user &&
+      asprintf (&user, "User=%s", p->uri->user) == -1) {
+    user = NULL;
+    set_error (errno, "asprintf");
+    goto out;
+  }
+  argv[i++] = "ssh";
+  if (p->compress == 1)
+    argv[i++] = "-C";
+  argv[i++] = "-p";
+  argv[i++] = p->port;
+  if (user) {
+    argv[i++] = "-o";
+    argv[i++] = user;
+  }
+  argv[i++] = "--";
+  argv[i++] = p->host;
+  argv[i++] = "nc";
+  argv[i++] = quoted ? "-U" : "localhost";
+  argv[i++] = quoted ? quoted : p->nc_port;
+  argv[i] = NULL;
   r = nbd_unlocked_aio_connect_command (h, (char **) argv);
+ out:
+  free (user);
   free (quoted);
   return r;
 }

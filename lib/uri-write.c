@@ -28,6 +28,8 @@ struct uri_out {
   const char *scheme;
   char *host;                   /* "host:port", "cid:port" or "" */
   char *query;                  /* "a=b&c=d", or NULL */
+  bool ssh;                     /* the user is ssh's, not the TLS one */
+  char *ssh_user;               /* nbd+ssh: the URI's user, or NULL */
 };
 
 static bool
@@ -170,9 +172,31 @@ vsock_part (struct nbd_handle *h, bool tls, struct uri_out *o)
 }
 #endif
 
+/* The parameters of an nbd+ssh URI that only it has: nbd-port=,
+ * compress=true, and tls-username= where the TLS user is not ssh's.
+ */
+static int
+ssh_params (struct nbd_handle *h, const struct parsed_uri *p,
+            struct uri_out *o)
+{
+  const char *user = p->uri->user && *p->uri->user ? p->uri->user : NULL;
+
+  if (p->nbd_port && append_param (o, "nbd-port", p->nbd_port) == -1)
+    return -1;
+  if (p->compress == 1 && append_param (o, "compress", "true") == -1)
+    return -1;
+  if (h->tls_username && (user == NULL || strcmp (user, h->tls_username)) &&
+      append_param (o, "tls-username", h->tls_username) == -1)
+    return -1;
+  o->ssh = true;
+  if (user && (o->ssh_user = escape (user, "")) == NULL)
+    return -1;
+  return 0;
+}
+
 /* A handle that ran a command has no address: if an nbd+ssh URI made
- * it, read the server, port and socket back from that URI.  (libnbd
- * 1.22.2 gives up here with EINVAL.)
+ * it, read the server, ports, user and socket back from that URI.
+ * (libnbd 1.22.2 and 1.24.4 give up here with EINVAL.)
  */
 static int
 ssh_part (struct nbd_handle *h, bool tls, struct uri_out *o)
@@ -184,13 +208,15 @@ ssh_part (struct nbd_handle *h, bool tls, struct uri_out *o)
   if (h->uri == NULL || nbd_internal_uri_parse_syntax (h->uri, &p) == -1 ||
       p.scheme->transport != LIBNBD_ALLOW_TRANSPORT_SSH ||
       nbd_internal_uri_check_socket (&p) == -1 ||
+      nbd_internal_uri_plain_params (&p) == -1 ||
       nbd_internal_uri_parse_ssh (&p) == -1) {
     set_error (EINVAL, "cannot construct a URI for this connection type");
     goto out;
   }
   o->scheme = tls ? "nbds+ssh" : "nbd+ssh";
   if (set_host_port (o, p.host, p.port) == 0 &&
-      (p.socket == NULL || append_param (o, "socket", p.socket) == 0))
+      (p.socket == NULL || append_param (o, "socket", p.socket) == 0) &&
+      ssh_params (h, &p, o) == 0)
     r = 0;
  out:
   nbd_internal_uri_free_parsed (&p);
@@ -237,6 +263,13 @@ tls_part (struct nbd_handle *h, struct uri_out *o)
   if (!h->tls_verify_peer &&
       append_param (o, "tls-verify-peer", "false") == -1)
     return -1;
+  /* As libnbd 1.24: a string set, unless it is the build's default,
+   * where URIs may carry one (else the URI would be refused).
+   */
+  if (h->uri_allow_tls_priority && h->tls_priority &&
+      strcmp (h->tls_priority, TLS_PRIORITY) != 0 &&
+      append_param (o, "tls-priority", h->tls_priority) == -1)
+    return -1;
   return 0;
 }
 
@@ -249,7 +282,9 @@ join (struct nbd_handle *h, const struct uri_out *o)
   name = escape (h->export_name ? h->export_name : "", "/:@");
   if (name == NULL)
     goto out;
-  if (h->tls_username && (user = escape (h->tls_username, "")) == NULL)
+  if (o->ssh)
+    user = o->ssh_user;
+  else if (h->tls_username && (user = escape (h->tls_username, "")) == NULL)
     goto out;
   if (asprintf (&ret, "%s://%s%s%s/%s%s%s", o->scheme,
                 user ? user : "", user ? "@" : "", o->host, name,
@@ -258,7 +293,8 @@ join (struct nbd_handle *h, const struct uri_out *o)
     set_error (errno, "asprintf");
   }
  out:
-  free (user);
+  if (!o->ssh)
+    free (user);
   free (name);
   return ret;
 }
@@ -269,7 +305,7 @@ join (struct nbd_handle *h, const struct uri_out *o)
 char *
 nbd_unlocked_get_uri (struct nbd_handle *h)
 {
-  struct uri_out o = { NULL, NULL, NULL };
+  struct uri_out o = { NULL, NULL, NULL, false, NULL };
   bool tls = h->tls == LIBNBD_TLS_REQUIRE || h->tls_negotiated;
   char *ret = NULL;
 
@@ -277,5 +313,6 @@ nbd_unlocked_get_uri (struct nbd_handle *h)
     ret = join (h, &o);
   free (o.host);
   free (o.query);
+  free (o.ssh_user);
   return ret;
 }

@@ -189,6 +189,7 @@ nbd_internal_uri_parse_syntax (const char *raw, struct parsed_uri *p)
 {
   memset (p, 0, sizeof *p);
   p->tls_verify_peer = -1;
+  p->compress = -1;
   p->uri = xmlParseURI (raw);
   if (p->uri == NULL) {
     set_error (EINVAL, "unable to parse URI: %s", raw);
@@ -259,9 +260,33 @@ nbd_internal_uri_check_socket (struct parsed_uri *p)
   }
 }
 
+/* The parameters every handle accepts.  The last of each wins. */
+int
+nbd_internal_uri_plain_params (struct parsed_uri *p)
+{
+  size_t i;
+
+  for (i = 0; i < p->nparams; ++i) {
+    const struct param *q = &p->params[i];
+
+    if (strcasecmp (q->name, "tls-username") == 0)
+      p->tls_username = q->value;
+    else if (strcasecmp (q->name, "nbd-port") == 0)
+      p->nbd_port = q->value;
+    else if (strcasecmp (q->name, "compress") == 0) {
+      p->compress = parse_bool (q->value);
+      if (p->compress == -1) {
+        set_error (EINVAL, "could not parse compress parameter, "
+                   "expecting compress=true|false");
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
 /* Check one query parameter and note where its value goes.  Unknown
- * names are ignored, as libnbd does; tls-username= is one of them
- * (libnbd takes the user from the authority only).
+ * names are ignored, as libnbd does.
  */
 static int
 check_param (struct nbd_handle *h, struct parsed_uri *p,
@@ -281,16 +306,47 @@ check_param (struct nbd_handle *h, struct parsed_uri *p,
     *(const char **) ((char *) p + string_params[i].offset) = q->value;
     return 0;
   }
-  if (strcasecmp (q->name, "tls-verify-peer") == 0) {
+  if (strcasecmp (q->name, "tls-priority") == 0) {
+    if (!h->uri_allow_tls_priority) {
+      set_error (EPERM, "overriding TLS priority (tls-priority) is not "
+                 "allowed, call nbd_set_uri_allow_tls_priority to "
+                 "enable this");
+      return -1;
+    }
+    p->tls_priority = q->value;
+  }
+  else if (strcasecmp (q->name, "tls-verify-peer") == 0) {
     p->tls_verify_peer = parse_bool (q->value);
     if (p->tls_verify_peer == -1) {
       set_error (EINVAL, "tls-verify-peer=%s is not a boolean", q->value);
       return -1;
     }
   }
-  else
+  else if (strcasecmp (q->name, "compress") == 0) {
+    if (parse_bool (q->value) == -1) {
+      set_error (EINVAL, "could not parse compress parameter, "
+                 "expecting compress=true|false");
+      return -1;
+    }
+  }
+  else if (strcasecmp (q->name, "tls-username") != 0 &&
+           strcasecmp (q->name, "nbd-port") != 0)
     debug (h, "ignoring unknown NBD URI query parameter %s", q->name);
   return 0;
+}
+
+/* A port number of S (all digits, at most MAX) in *N; -1 if not. */
+int
+nbd_internal_uri_port_number (const char *s, unsigned long max,
+                              unsigned long *n)
+{
+  char *end;
+
+  if (*s < '0' || *s > '9')
+    return -1;
+  errno = 0;
+  *n = strtoul (s, &end, 10);
+  return errno || *end || *n > max ? -1 : 0;
 }
 
 /* Port 0 or none means the default.  libxml2 reports -1 without an
@@ -310,15 +366,26 @@ nbd_internal_uri_set_port (struct parsed_uri *p, int dflt)
 }
 
 /* Host and port for TCP.  libxml2 keeps the brackets of an IPv6
- * literal, which getaddrinfo does not want.
+ * literal, which getaddrinfo does not want.  nbd-port= may name a
+ * number or a service, as getaddrinfo takes it.
  */
 static int
 parse_tcp (struct parsed_uri *p)
 {
   const char *server = p->uri->server;
   size_t len = server ? strlen (server) : 0;
+  unsigned long n;
 
-  if (nbd_internal_uri_set_port (p, NBD_DEFAULT_PORT) == -1)
+  if (p->nbd_port) {
+    if (*p->nbd_port == '\0' || strlen (p->nbd_port) >= sizeof p->port ||
+        (*p->nbd_port >= '0' && *p->nbd_port <= '9' &&
+         nbd_internal_uri_port_number (p->nbd_port, 65535, &n) == -1)) {
+      set_error (EINVAL, "NBD URI nbd-port=%s is not a port", p->nbd_port);
+      return -1;
+    }
+    strcpy (p->port, p->nbd_port);
+  }
+  else if (nbd_internal_uri_set_port (p, NBD_DEFAULT_PORT) == -1)
     return -1;
   if (len == 0)
     p->host = strdup ("localhost");
@@ -333,12 +400,15 @@ parse_tcp (struct parsed_uri *p)
   return 0;
 }
 
-/* The server part of a vsock URI is the numeric CID. */
+/* The server part of a vsock URI is the numeric CID; nbd-port= may
+ * give a port above libxml2's 31 bits.
+ */
 static int
 parse_vsock (struct parsed_uri *p)
 {
   const char *server = p->uri->server;
   unsigned long long n;
+  unsigned long port;
   char *end;
 
   p->cid = VSOCK_HOST_CID;
@@ -352,6 +422,14 @@ parse_vsock (struct parsed_uri *p)
     p->cid = n;
   }
   p->vsock_port = p->uri->port > 0 ? p->uri->port : NBD_DEFAULT_PORT;
+  if (p->nbd_port) {
+    if (nbd_internal_uri_port_number (p->nbd_port, UINT32_MAX, &port) == -1) {
+      set_error (EINVAL, "cannot parse vsock port from nbd-port: %s",
+                 p->nbd_port);
+      return -1;
+    }
+    p->vsock_port = port;
+  }
   return 0;
 }
 
@@ -402,6 +480,8 @@ parse (struct nbd_handle *h, const char *raw, struct parsed_uri *p)
   for (i = 0; i < p->nparams; ++i)
     if (check_param (h, p, &p->params[i]) == -1)
       return -1;
+  if (nbd_internal_uri_plain_params (p) == -1)
+    return -1;
   return parse_transport (p);
 }
 
@@ -417,8 +497,13 @@ apply_tls (struct nbd_handle *h, const struct parsed_uri *p)
   if (p->tls_psk_file &&
       nbd_unlocked_set_tls_psk_file (h, p->tls_psk_file) == -1)
     return -1;
-  if (p->uri->user &&
-      nbd_unlocked_set_tls_username (h, p->uri->user) == -1)
+  if (p->tls_username || p->uri->user) {
+    if (nbd_unlocked_set_tls_username (h, p->tls_username ? p->tls_username
+                                       : p->uri->user) == -1)
+      return -1;
+  }
+  if (p->tls_priority &&
+      nbd_unlocked_set_tls_priority (h, p->tls_priority) == -1)
     return -1;
   if (p->tls_hostname &&
       nbd_unlocked_set_tls_hostname (h, p->tls_hostname) == -1)
@@ -547,5 +632,12 @@ int
 nbd_unlocked_set_uri_allow_local_file (struct nbd_handle *h, bool allow)
 {
   h->uri_allow_local_file = allow;
+  return 0;
+}
+
+int
+nbd_unlocked_set_uri_allow_tls_priority (struct nbd_handle *h, bool allow)
+{
+  h->uri_allow_tls_priority = allow;
   return 0;
 }

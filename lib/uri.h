@@ -39,9 +39,14 @@ struct parsed_uri {
   const char *tls_certificates; /* the last of each, or NULL */
   const char *tls_psk_file;
   const char *tls_hostname;
+  const char *tls_priority;
+  const char *tls_username;     /* overrides the authority's user */
+  const char *nbd_port;         /* overrides the authority's port */
   int tls_verify_peer;          /* -1 absent, else 0 or 1 */
+  int compress;                 /* -1 absent, else 0 or 1 (SSH: -C) */
   char *host;                   /* TCP, SSH: without IPv6 brackets */
-  char port[16];                /* TCP, SSH */
+  char port[32];                /* TCP (a number or a service), SSH */
+  char nc_port[16];             /* SSH: the NBD server's port for nc */
   uint32_t cid, vsock_port;     /* vsock */
 };
 
@@ -53,7 +58,14 @@ struct parsed_uri {
 extern int nbd_internal_uri_parse_syntax (const char *raw,
                                           struct parsed_uri *p);
 extern int nbd_internal_uri_check_socket (struct parsed_uri *p);
+/* The query parameters that need no policy: tls-username, nbd-port,
+ * compress, as the last of each says.
+ */
+extern int nbd_internal_uri_plain_params (struct parsed_uri *p);
 extern int nbd_internal_uri_set_port (struct parsed_uri *p, int dflt);
+/* S as a port number: all digits, at most MAX, in *N; else -1. */
+extern int nbd_internal_uri_port_number (const char *s, unsigned long max,
+                                         unsigned long *n);
 extern void nbd_internal_uri_free_parsed (struct parsed_uri *p);
 
 /* ---- uri-ssh.c: the nbd+ssh transport ---- */

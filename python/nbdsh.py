@@ -57,8 +57,13 @@ def parse_args(argv):
 
 
 def print_version():
+    # nbdsh is the library's own: both lines carry its --with-extra
+    # string, as " (EXTRA)" after the version, like the C tools.
     h = nbd.NBD()
     version = h.get_version()
+    extra = h.get_version_extra()
+    if extra:
+        version += " (%s)" % extra
     print("nbdsh", version)
     print(h.get_package_name(), version)
 

@@ -1,6 +1,8 @@
 /* basic-connect-uri-query.c: the query of an NBD URI is read as libnbd
  * 1.22 reads it: split at '&', and at ';' only where no '&' follows;
- * tls-username= ignored; nbdkit's spellings of booleans.
+ * nbdkit's spellings of booleans.  And libnbd 1.24's parameters:
+ * tls-username= over the authority's user, tls-priority= only where
+ * allowed, compress= checked everywhere, nbd-port= ignored by +unix.
  */
 
 #include <stdio.h>
@@ -43,6 +45,7 @@ main (void)
 {
   const char *args[] = { "info", "mode=exportname", NULL };
   struct nbd_handle *h;
+  char uri[1024];
   int r;
 
   requires_program ("nbdkit");
@@ -79,10 +82,55 @@ main (void)
   expect_string (nbd_get_tls_hostname (h), "x");
   nbd_close (h);
 
-  /* tls-username= is not a parameter: the user is in the authority. */
+  /* tls-username= (libnbd >= 1.24) wins over the authority's user. */
   h = try_query ("nbd+unix", "socket=%s&tls-username=bob", &r);
   CHECK (r == 0);
-  expect_string (nbd_get_tls_username (h), "carol");
+  expect_string (nbd_get_tls_username (h), "bob");
+  nbd_close (h);
+  h = nbd_create ();
+  CHECK (h != NULL);
+  snprintf (uri, sizeof uri, "nbd+unix://dave@/?socket=%s&tls-username=%s",
+            server_sock, "e%20ve");
+  CHECK (nbd_connect_uri (h, uri) == 0);
+  expect_string (nbd_get_tls_username (h), "e ve");
+  snprintf (uri, sizeof uri, "nbd+unix://e%%20ve@/?socket=%s", server_sock);
+  expect_string (nbd_get_uri (h), uri);
+  nbd_close (h);
+
+  /* tls-priority= is refused unless allowed, with libnbd 1.24's
+   * message, and leaves the handle as it was; allowed, it is the
+   * handle's priority string, and nbd_get_uri writes it back.
+   */
+  h = try_query ("nbd+unix", "socket=%s&tls-priority=NORMAL:-VERS-TLS1.2",
+                 &r);
+  CHECK (r == -1);
+  CHECK_ERROR (EPERM, "nbd_connect_uri: overriding TLS priority "
+               "(tls-priority) is not allowed, call "
+               "nbd_set_uri_allow_tls_priority to enable this");
+  CHECK (nbd_aio_is_created (h) == 1);
+  nbd_close (h);
+  h = nbd_create ();
+  CHECK (h != NULL);
+  CHECK (nbd_set_uri_allow_tls_priority (h, true) == 0);
+  snprintf (uri, sizeof uri, "nbd+unix:///?socket=%s&TLS-Priority=%s",
+            server_sock, "NORMAL%3A-VERS-TLS1.2%26x");
+  CHECK (nbd_connect_uri (h, uri) == 0);
+  expect_string (nbd_get_tls_priority (h), "NORMAL:-VERS-TLS1.2&x");
+  snprintf (uri, sizeof uri, "nbd+unix:///?socket=%s&tls-priority=%s",
+            server_sock, "NORMAL:-VERS-TLS1.2%26x");
+  expect_string (nbd_get_uri (h), uri);
+  nbd_close (h);
+
+  /* compress= must be a boolean even where unused; nbd-port= is
+   * ignored by +unix.
+   */
+  h = try_query ("nbd+unix", "socket=%s&compress=maybe", &r);
+  CHECK (r == -1);
+  CHECK_ERROR (EINVAL, "nbd_connect_uri: could not parse compress "
+               "parameter, expecting compress=true|false");
+  nbd_close (h);
+  h = try_query ("nbd+unix", "socket=%s&compress=true&nbd-port=1", &r);
+  CHECK (r == 0);
   nbd_close (h);
 
   /* Booleans: t, y, f, n as well, in any case. */

@@ -103,7 +103,9 @@ make_fake_ssh (const char *dir)
             "printf '%%s\\n' \"$@\" > '%s'\n"
             "while [ $# -gt 0 ]; do\n"
             "  case $1 in\n"
-            "    -p) shift 2 ;;\n"
+            "    -p|-o) shift 2 ;;\n"
+            "    -C) shift ;;\n"
+            "    --) shift; break ;;\n"
             "    -*) echo \"fake ssh: option $1\" >&2; exit 255 ;;\n"
             "    *) break ;;\n"
             "  esac\n"
@@ -230,16 +232,26 @@ main (int argc, char **argv)
   /* Allowed by default; the default port is 22. */
   snprintf (uri, sizeof uri, "nbd+ssh://localhost/?socket=%s", server_sock);
   snprintf (want_argv, sizeof want_argv,
-            "-p\n22\nlocalhost\nnc\n-U\n%s\n", server_sock);
+            "-p\n22\n--\nlocalhost\nnc\n-U\n%s\n", server_sock);
   snprintf (want, sizeof want, "nbd+ssh://localhost:22/?socket=%s",
             server_sock);
   check_ssh (uri, "", "carol", want_argv, want, 0);
 
-  /* A user (for TLS only, as in libnbd), a port and an export. */
+  /* compress=true: ssh -C, and written back. */
+  snprintf (uri, sizeof uri, "nbd+ssh://localhost/?socket=%s&compress=yes",
+            server_sock);
+  snprintf (want_argv, sizeof want_argv,
+            "-C\n-p\n22\n--\nlocalhost\nnc\n-U\n%s\n", server_sock);
+  snprintf (want, sizeof want, "nbd+ssh://localhost:22/?socket=%s"
+            "&compress=true", server_sock);
+  check_ssh (uri, "", "carol", want_argv, want, 0);
+
+  /* A user (ssh's and TLS's, as in libnbd 1.24), a port, an export. */
   snprintf (uri, sizeof uri,
             "NBD+SSH://bob@localhost:2222/a%%20b?socket=%s", server_sock);
   snprintf (want_argv, sizeof want_argv,
-            "-p\n2222\nlocalhost\nnc\n-U\n%s\n", server_sock);
+            "-p\n2222\n-o\nUser=bob\n--\nlocalhost\nnc\n-U\n%s\n",
+            server_sock);
   snprintf (want, sizeof want, "nbd+ssh://bob@localhost:2222/a%%20b"
             "?socket=%s", server_sock);
   check_ssh (uri, "a b", "bob", want_argv, want, 0);
@@ -250,7 +262,7 @@ main (int argc, char **argv)
   snprintf (uri, sizeof uri, "nbd+ssh://localhost/x?socket=%s"
             "/a%%20b%%3Btouch%%20PWNED", server_dir);
   snprintf (want_argv, sizeof want_argv,
-            "-p\n22\nlocalhost\nnc\n-U\n'%s'\n", odd);
+            "-p\n22\n--\nlocalhost\nnc\n-U\n'%s'\n", odd);
   snprintf (want, sizeof want, "nbd+ssh://localhost:22/x?socket=%s"
             "/a%%20b%%3Btouch%%20PWNED", server_dir);
   check_ssh (uri, "x", "carol", want_argv, want, 0);
@@ -260,9 +272,20 @@ main (int argc, char **argv)
   snprintf (uri, sizeof uri, "nbds+ssh://" PSK_USER "@localhost/t"
             "?socket=%s&tls-psk-file=%s", server_sock, psk);
   snprintf (want_argv, sizeof want_argv,
-            "-p\n22\nlocalhost\nnc\n-U\n%s\n", server_sock);
+            "-p\n22\n-o\nUser=" PSK_USER "\n--\nlocalhost\nnc\n-U\n%s\n",
+            server_sock);
   snprintf (want, sizeof want, "nbds+ssh://" PSK_USER "@localhost:22/t"
             "?socket=%s&tls-psk-file=%s", server_sock, psk);
+  check_ssh (uri, "t", PSK_USER, want_argv, want, 1);
+
+  /* tls-username=: the TLS user, while bob logs in with ssh. */
+  snprintf (uri, sizeof uri, "nbds+ssh://bob@localhost/t?socket=%s"
+            "&tls-psk-file=%s&tls-username=" PSK_USER, server_sock, psk);
+  snprintf (want_argv, sizeof want_argv,
+            "-p\n22\n-o\nUser=bob\n--\nlocalhost\nnc\n-U\n%s\n",
+            server_sock);
+  snprintf (want, sizeof want, "nbds+ssh://bob@localhost:22/t?socket=%s"
+            "&tls-username=" PSK_USER "&tls-psk-file=%s", server_sock, psk);
   check_ssh (uri, "t", PSK_USER, want_argv, want, 1);
 
   /* Without socket=, the server's default port on the remote side:
@@ -272,7 +295,15 @@ main (int argc, char **argv)
   CHECK (h != NULL);
   CHECK (nbd_connect_uri (h, "nbd+ssh://example.com:10022/") == -1);
   expect_argv ("nbd+ssh://example.com:10022/",
-               "-p\n10022\nexample.com\nnc\nlocalhost\n10809\n");
+               "-p\n10022\n--\nexample.com\nnc\nlocalhost\n10809\n");
+  nbd_close (h);
+  /* nbd-port=: nc's port, not ssh's. */
+  h = nbd_create ();
+  CHECK (h != NULL);
+  CHECK (nbd_connect_uri (h, "nbd+ssh://example.com:10022/"
+                          "?nbd-port=10810&compress=1") == -1);
+  expect_argv ("nbd+ssh://example.com:10022/?nbd-port=10810",
+               "-C\n-p\n10022\n--\nexample.com\nnc\nlocalhost\n10810\n");
   nbd_close (h);
 
   /* Policy: EPERM before anything else, and ssh never runs. */
@@ -298,6 +329,25 @@ main (int argc, char **argv)
   snprintf (uri, sizeof uri, "nbd+ssh://localhost/?socket="
             "--sh-exec=touch%%20%s", marker);
   refused (uri, all, EINVAL);
+
+  /* The user now reaches ssh (-o User=), nbd-port= the remote shell:
+   * only a user name and a port number get there.
+   */
+  snprintf (uri, sizeof uri, "nbd+ssh://a$(id)@localhost/?socket=%s",
+            server_sock);
+  refused (uri, all, EINVAL);
+  refused ("nbd+ssh://a%20b@localhost/", all, EINVAL);
+  refused ("nbd+ssh://a%25r@localhost/", all, EINVAL);
+  /* So does the host, where ssh may expand it in a ProxyCommand. */
+  refused ("nbd+ssh://a$(id)/", all, EINVAL);
+  refused ("nbd+ssh://a%20b/", all, EINVAL);
+  refused ("nbd+ssh://a%60id%60/", all, EINVAL);
+  snprintf (uri, sizeof uri, "nbd+ssh://localhost/"
+            "?nbd-port=10809%%3Btouch%%20%s", marker);
+  refused (uri, all, EINVAL);
+  refused ("nbd+ssh://localhost/?nbd-port=99999", all, EINVAL);
+  refused ("nbd+ssh://localhost/?nbd-port=", all, EINVAL);
+  refused ("nbd+ssh://localhost/?compress=maybe", all, EINVAL);
 
   exit (EXIT_SUCCESS);
 }

@@ -24,6 +24,7 @@ basic_c_tests = \
 	basic-connect-uri-bad \
 	basic-connect-uri-ssh \
 	basic-connect-uri-query \
+	basic-calls-1-24 \
 	basic-connect-uri-round-trip \
 	basic-connect-command \
 	basic-connect-socket \
@@ -56,8 +57,8 @@ EXTRA_DIST += basic-server.h basic-header-cxx.sh opt-callbacks.h
 basic_header_c_CFLAGS = $(AM_CFLAGS) -std=c99 -pedantic-errors
 
 # Debian's own libnbd programs, run on this library.
-TESTS += compat-debian-binaries.sh
-EXTRA_DIST += compat-debian-binaries.sh
+TESTS += compat-debian-binaries.sh compat-sid-binaries.sh
+EXTRA_DIST += compat-debian-binaries.sh compat-sid-binaries.sh
 
 # The man pages: one per exported call, each rendering cleanly.
 TESTS += docs-man-pages.sh
@@ -70,3 +71,7 @@ EXTRA_DIST += generator-rejects.sh
 # Every exported call is used by at least one test.
 TESTS += api-coverage.sh
 EXTRA_DIST += api-coverage.sh
+
+# Every symbol@version of libnbd 1.24.4 is ours too, and no more.
+TESTS += abi-symbols-1-24.sh
+EXTRA_DIST += abi-symbols-1-24.sh

@@ -4,7 +4,8 @@
 # with pre-shared keys and with X.509, over TLS 1.3 and 1.2; a server
 # that has only ChaCha20 or only AES-256-GCM still connects; without
 # fast AES (GnuTLS's AES-NI and nettle's turned off) and under a
-# system-wide priority file our order gives way to GnuTLS's.
+# system-wide priority file our order gives way to GnuTLS's; a string
+# the program sets is used as it is.
 #
 # The servers are restricted to one cipher, or to TLS 1.2: nbdkit by a
 # GnuTLS system priority file of its own, qemu-nbd by a priority
@@ -68,6 +69,8 @@ negotiated ()
     x509) client_creds=(--certs "$d/client" --hostname localhost) ;;
   esac
   server "$1" "$2"
+  [ -z "${TLS_CLIENT_PRIORITY:-}" ] ||
+    client_creds+=(--priority "$TLS_CLIENT_PRIORITY")
   LIBNBD_DEBUG=1 tls_client "${client_creds[@]}" --negotiated 1 \
     -- "${server_argv[@]}" 2> "$d/debug"
   session="$(sed -n 's/.*TLS handshake done: \(.*\), kTLS.*/\1/p' \
@@ -206,12 +209,34 @@ esac
 printf '[overrides]\ntls-disabled-cipher = AES-128-GCM\n' > "$d/client1.cfg"
 GNUTLS_SYSTEM_PRIORITY_FILE="$d/client1.cfg" \
   expect none psk CHACHA20-POLY1305
-# ... and an order it sets is kept.
+# ... and a default-priority-string of its own stops the reordering,
+# but is not used either: as in libnbd the default is the string
+# NORMAL, here with GnuTLS's order (AES-256-GCM, ChaCha20, AES-128-GCM).
 printf '[overrides]\ndefault-priority-string = %s\n' \
   'NORMAL:-CIPHER-ALL:+CHACHA20-POLY1305:+AES-128-GCM:+AES-256-GCM' \
   > "$d/client2.cfg"
 GNUTLS_SYSTEM_PRIORITY_FILE="$d/client2.cfg" \
   expect none psk CHACHA20-POLY1305
+grep -q "the default priorities are not GnuTLS's NORMAL" "$d/debug" || {
+  cat "$d/debug"; echo "$0: no debug line for NORMAL kept"; exit 1; }
 GNUTLS_SYSTEM_PRIORITY_FILE="$d/client2.cfg" \
-  expect none x509 CHACHA20-POLY1305
+  expect none x509 AES-256-GCM
+
+# A priority string the program sets is used exactly as given, with
+# the PSK key exchanges appended for a pre-shared key.
+chacha_first='NORMAL:-CIPHER-ALL:+CHACHA20-POLY1305:+AES-128-GCM:+AES-256-GCM'
+TLS_CLIENT_PRIORITY="$chacha_first" expect none x509 CHACHA20-POLY1305
+grep -q "TLS priority: $chacha_first (set for this handle)" "$d/debug" || {
+  cat "$d/debug"; echo "$0: the string set was not used"; exit 1; }
+TLS_CLIENT_PRIORITY="$chacha_first" expect none psk CHACHA20-POLY1305
+grep -q "TLS priority: $chacha_first:+ECDHE-PSK:+DHE-PSK:+PSK " "$d/debug" || {
+  cat "$d/debug"; echo "$0: PSK key exchanges not appended"; exit 1; }
+TLS_CLIENT_PRIORITY='NORMAL:-CIPHER-ALL:+AES-128-GCM' \
+  expect none x509 AES-128-GCM
+# A string GnuTLS refuses fails the connection, naming the string.
+server none psk
+tls_client --psk "$d/keys.psk" --user alice --priority 'NORMAL:+BOGUS' \
+  --fail EINVAL -- "${server_argv[@]}" 2> "$d/err"
+grep -q 'gnutls_priority_set_direct: NORMAL:+BOGUS:+ECDHE-PSK' "$d/err" || {
+  cat "$d/err"; echo "$0: no error naming the priority string"; exit 1; }
 echo "$0: OK"

@@ -40,6 +40,7 @@ struct options {
   int manual_poll;              /* connect with our own poll loop */
   int opt_sync;                 /* nbd_opt_starttls, not the aio call */
   const char *message;          /* on failure, in the error, or NULL */
+  const char *priority;         /* nbd_set_tls_priority, or NULL */
   char **argv;
 };
 
@@ -116,6 +117,7 @@ parse (int argc, char **argv, struct options *o)
     { "max-sent", 1, NULL, 'm' }, { "opt-starttls", 1, NULL, 'o' },
     { "manual-poll", 0, NULL, 'M' }, { "opt-sync", 0, NULL, 'O' },
     { "message", 1, NULL, 'E' },
+    { "priority", 1, NULL, 'P' },
     { NULL, 0, NULL, 0 },
   };
   int c;
@@ -143,6 +145,7 @@ parse (int argc, char **argv, struct options *o)
     case 'M': o->manual_poll = 1; break;
     case 'O': o->opt_sync = 1; break;
     case 'E': o->message = optarg; break;
+    case 'P': o->priority = optarg; break;
     default: FAIL ("bad option");
     }
   }
@@ -154,6 +157,8 @@ parse (int argc, char **argv, struct options *o)
 static void
 apply (struct nbd_handle *h, const struct options *o)
 {
+  if (o->priority)
+    CHECK (nbd_set_tls_priority (h, o->priority) == 0);
   if (o->uri) {
     /* The URI says everything; only local files need permission. */
     CHECK (nbd_set_uri_allow_local_file (h, true) == 0);
