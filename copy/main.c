@@ -597,6 +597,7 @@ main (int argc, char *argv[])
   else
     copy_multi ();
 
+  rw_check_writeback (&dst);
   /* --flush asks for durability, so a server that cannot flush is an
    * error (as in libnbd 1.22); --multi-writers flushes only to make
    * the connections' writes consistent, and only where it can.

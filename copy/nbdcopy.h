@@ -142,6 +142,7 @@ extern void rw_pwrite (struct rw *rw, size_t conn, const void *buf,
 extern void rw_zero (struct rw *rw, size_t conn, uint64_t offset,
                      uint64_t len);
 extern void rw_flush (struct rw *rw);
+extern void rw_check_writeback (struct rw *rw);
 extern void rw_extents (struct rw *rw, size_t conn, uint64_t offset,
                         uint64_t len, struct extent_list *out);
 extern bool rw_copy_file_range (struct rw *from, struct rw *to,
