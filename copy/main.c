@@ -592,6 +592,10 @@ main (int argc, char *argv[])
   if (opt.checkpoint_file)
     ckfile_open (opt.checkpoint_file);
 
+  /* "0/100" before the first byte, as libnbd 1.24 prints it: a reader
+   * of --progress=FD knows at once that the copy started.
+   */
+  progress_update (false);
   if (opt.synchronous)
     copy_sync ();
   else
