@@ -416,13 +416,14 @@ parse_endpoint (int argc, char *argv[], int *i, char ***argvp)
 
 /* Connections: several only when every NBD end allows multi-conn (or
  * the user vouches for the destination with --multi-writers), never for
- * a subprocess, which is one server on one socket.  Threads follow.
+ * a subprocess, which is one server on one socket.  Threads follow, and
+ * are never more than --connections, even between local files (as in
+ * libnbd 1.24: -C 1 copies with one thread).
  */
 static void
 choose_connections (void)
 {
   long n;
-  bool any_nbd = src.kind == RW_NBD || dst.kind == RW_NBD;
 
   if (opt.threads == 0) {
     n = sysconf (_SC_NPROCESSORS_ONLN);
@@ -437,10 +438,9 @@ choose_connections (void)
     opt.synchronous = true;
   if (opt.synchronous)
     opt.connections = opt.threads = 1;
-  if (any_nbd && opt.threads > opt.connections)
+  if (opt.threads > opt.connections)
     opt.threads = opt.connections;
-  if (any_nbd)
-    opt.connections = opt.threads;
+  opt.connections = opt.threads;
 }
 
 static uint64_t
@@ -457,7 +457,7 @@ gcd (uint64_t a, uint64_t b)
 }
 
 /* The unit of every request: a multiple of both ends' minimum block
- * sizes (powers of 2) and of the blkhash block size (any size).
+ * sizes and of the blkhash block size (all powers of 2).
  */
 static void
 choose_unit (void)
@@ -514,13 +514,15 @@ static void
 print_end (const struct rw *rw, const char *prefix)
 {
   char human[HUMAN_SIZE_MAX] = "unknown";
+  /* null: is as large as can be, as 1.24 shows it. */
+  int64_t size = rw->kind == RW_NULL ? INT64_MAX : rw->size;
 
-  if (rw->size >= 0)
-    human_size (human, rw->size);
+  if (size >= 0)
+    human_size (human, size);
   fprintf (stderr, "nbdcopy: %s: %s_ops \"%s\"\n", prefix,
            rw_ops_name (rw->kind), rw->name);
   fprintf (stderr, "nbdcopy: %s: size=%" PRIi64 " (%s), "
-           "preferred block size=%" PRIu32 "\n", prefix, rw->size, human,
+           "preferred block size=%" PRIu32 "\n", prefix, size, human,
            rw->preferred ? rw->preferred : 4096);
 }
 
