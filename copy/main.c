@@ -550,8 +550,8 @@ check_destination (void)
     exit (EXIT_FAILURE);
   }
   if (src.size >= 0 && dst.size >= 0 && dst.size < src.size) {
-    fprintf (stderr, "nbdcopy: destination size (%" PRIi64 ") is smaller "
-             "than source size (%" PRIi64 ")\n", dst.size, src.size);
+    fprintf (stderr, "nbdcopy: error: destination size (%" PRIi64 ") is "
+             "smaller than source size (%" PRIi64 ")\n", dst.size, src.size);
     exit (EXIT_FAILURE);
   }
 }
