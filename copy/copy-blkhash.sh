@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # copy-blkhash.sh: --blkhash agrees with a Python implementation of the
-# algorithm, for several digests and block sizes, sparse and dense
-# images, files, NBD, pipes and any number of threads.
+# algorithm, for every digest and block sizes from 1 byte to 2G,
+# sparse and dense images, files, NBD, pipes and any number of threads.
+# Blocks larger than a request (over 32M) are hashed in pieces.
 source "${srcdir:-.}/copy-functions.sh"
 set -e
 requires python3 --version
@@ -33,15 +34,24 @@ for f in sparse dense zero empty; do
   check "$tmp/$f" sha1/64k sha1 65536
   check "$tmp/$f" sha512/256k sha512 262144 -T 1
   check "$tmp/$f" sha256/64k sha256 65536 --synchronous
-  check "$tmp/$f" sha256/100000 sha256 100000 --no-extents
+  check "$tmp/$f" sha256/128k sha256 131072 --no-extents
 done
 
 # Default digest, and --blkhash-file while copying to a file.
 expect=$($ref "$tmp/sparse" sha256 65536)
 test "$($VG nbdcopy --blkhash "$tmp/sparse" null:)" = "$expect"
-$VG nbdcopy --blkhash-file="$tmp/hash" "$tmp/sparse" "$tmp/copy"
+$VG nbdcopy --blkhash --blkhash-file="$tmp/hash" "$tmp/sparse" "$tmp/copy"
 test "$(cat "$tmp/hash")" = "$expect"
 cmp "$tmp/sparse" "$tmp/copy"
+# As in 1.24, --blkhash-file alone computes nothing and writes no file,
+# --blkhash alone goes back to sha256/64k, a digest alone keeps the
+# block size.
+test -z "$($VG nbdcopy --blkhash-file="$tmp/hash2" "$tmp/sparse" null:)"
+test ! -e "$tmp/hash2"
+test "$($VG nbdcopy --blkhash=md5/4k --blkhash "$tmp/sparse" null:)" = \
+     "$expect"
+test "$($VG nbdcopy --blkhash=md5/4k --blkhash=SHA1 "$tmp/sparse" null:)" = \
+     "$($ref "$tmp/sparse" sha1 4096)"
 
 # From a pipe, and from NBD with extents and several connections.
 test "$(cat "$tmp/sparse" | $VG nbdcopy --blkhash - null:)" = "$expect"
@@ -66,4 +76,29 @@ done
 expect=$($ref "$tmp/small" sha1 2)
 got=$(nbdkit -U - file "$tmp/small" \
         --run "$VG nbdcopy -C 2 -T 2 --blkhash=sha1/2 \"\$uri\" null:")
+test "$got" = "$expect"
+
+# Blocks larger than a request: whole zero blocks, blocks of holes and
+# data, a short last block, a block larger than the image; in order
+# (a pipe, --synchronous) and out of order (connections reading small
+# requests from a slowed server, so that replies overtake each other).
+rm -f "$tmp/big"
+truncate -s $((150 * 1024 * 1024 + 12345)) "$tmp/big"
+put_random "$tmp/big" $((64 * 1024 * 1024 - 1000)) 3000000
+put_random "$tmp/big" $((150 * 1024 * 1024)) 12345
+for spec in md5/64M sha1/128M sha512/2G; do
+  digest=${spec%/*}
+  case $spec in
+    */64M) bs=$((64 << 20)) ;; */128M) bs=$((128 << 20)) ;;
+    */2G) bs=$((2 << 30)) ;;
+  esac
+  check "$tmp/big" $spec $digest $bs
+  check "$tmp/big" $spec $digest $bs --synchronous
+  expect=$($ref "$tmp/big" $digest $bs)
+  test "$($VG nbdcopy --blkhash=$spec - null: < "$tmp/big")" = "$expect"
+done
+expect=$($ref "$tmp/big" md5 $((64 << 20)))
+got=$(nbdkit -U - --filter=delay file "$tmp/big" rdelay=1ms \
+        --run "$VG nbdcopy -C 4 -T 4 --request-size=64k \
+               --blkhash=md5/64M \"\$uri\" null:")
 test "$got" = "$expect"

@@ -19,27 +19,31 @@ fails ()
 fails 'power of 2' --request-size=3000
 fails 'power of 2' --request-size=64M
 fails 'power of 2' --request-size=1k
-fails 'could not parse size' --request-size=abc
-fails 'unknown suffix' --request-size=4X
-fails 'could not parse number' --requests=many
-fails 'at least 1' --connections=0
+fails 'could not parse size string: abc' --request-size=abc
+fails 'unknown suffix: X' --request-size=4X
+fails 'unknown suffix: KiB' --request-size=4KiB
+fails 'could not parse: many' --requests=many
+fails 'could not parse: 0' --connections=0
 fails 'power of 2' --sparse=1000
 fails 'power of 2' --sparse=256
 fails 'unrecognized option' --no-such-option
-fails 'unknown digest' --blkhash=nosuchhash
-fails 'block size' --blkhash=md5/0
-fails 'could not parse number' --progress=x
+grep -q 'SOURCE DESTINATION' "$tmp/err"
+fails "unknown digest algorithm 'nosuchhash'" --blkhash=nosuchhash
+fails 'not a power of two: 0' --blkhash=md5/0
+fails 'could not parse: x' --progress=x
 # Past INT_MAX a descriptor would wrap to -1 (no progress) or -2 (the bar).
-fails 'could not parse number' --progress=4294967295
-fails 'could not parse number' --progress=2147483648
-fails 'could not parse number' --threads=4294967294
+fails 'could not parse' --progress=4294967295
+fails 'could not parse' --progress=2147483648
+fails 'could not parse' --threads=4294967294
 
 # Human sizes are accepted.
 $VG nbdcopy --request-size=1M --queue-size=64M -S 8k "$tmp/src" "$tmp/dst"
 
+# A missing DESTINATION prints the usage on stderr, as 1.24 does.
 status=0
 $VG nbdcopy "$tmp/src" 2>"$tmp/err" || status=$?
 test $status -eq 1
+grep -q 'SOURCE DESTINATION' "$tmp/err"
 
 $VG nbdcopy --help | grep -q 'SOURCE DESTINATION'
 # As libnbd's nbdcopy: its own version, then the loaded library's.

@@ -12,7 +12,7 @@ grep -v '^libnbd: debug' "$tmp/err" | head -n 5 > "$tmp/lines"
 test "$(cat "$tmp/lines")" = 'nbdcopy: src: nbd_ops "nbdkit"
 nbdcopy: src: size=1048576 (1M), preferred block size=4096
 nbdcopy: dst: null_ops "null:"
-nbdcopy: dst: size=1048576 (1M), preferred block size=4096
+nbdcopy: dst: size=9223372036854775807 (9223372036854775807), preferred block size=4096
 nbdcopy: connections=1 requests=64 threads=1 synchronous=false'
 
 truncate -s 3000 "$tmp/file"

@@ -147,5 +147,13 @@ work_range_size (void)
   if (resilient () && size > opt.checkpoint_bytes)
     size = opt.checkpoint_bytes;
   size = size / opt.unit * opt.unit;
-  return size > 0 ? size : opt.unit;
+  if (size == 0)
+    size = opt.unit;
+  /* A --blkhash block larger than a request is hashed as its pieces
+   * come in order (blkhash.c): one worker takes all of it.
+   */
+  if (opt.blkhash_digest && opt.blkhash_block_size > MAX_REQUEST_SIZE)
+    size = (size + opt.blkhash_block_size - 1) / opt.blkhash_block_size
+      * opt.blkhash_block_size;
+  return size;
 }

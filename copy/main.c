@@ -5,9 +5,11 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "checkpoint-file.h"
@@ -114,6 +116,21 @@ usage (FILE *fp, int status)
 /* Every bad command line ends here. */
 #define bad_option(...) usage_error ("nbdcopy", __VA_ARGS__)
 
+/* A bad option value: the message alone, in libnbd 1.24's words. */
+static void __attribute__ ((noreturn, format (printf, 1, 2)))
+bad_value (const char *fmt, ...)
+{
+  va_list args;
+
+  fprintf (stderr, "nbdcopy: ");
+  va_start (args, fmt);
+  vfprintf (stderr, fmt, args);
+  va_end (args);
+  fprintf (stderr, "\n");
+  exit (EXIT_FAILURE);
+}
+
+/* Sizes the ours-only options take ("64M", "1GiB"). */
 static uint64_t
 parse_size (const char *option, const char *arg)
 {
@@ -123,6 +140,44 @@ parse_size (const char *option, const char *arg)
   if (n < 0)
     bad_option ("%s: %s: '%s'", option, err, arg);
   return n;
+}
+
+/* Sizes of the options libnbd 1.24 has, read as it reads them: blanks
+ * and a sign, decimal digits, then at most one letter: b, s (512
+ * bytes), k, m, g, t, p or e, in either case.
+ */
+static uint64_t
+parse_size_124 (const char *option, const char *arg)
+{
+  char *end;
+  intmax_t n;
+  int shift;
+
+  errno = 0;
+  n = strtoimax (arg, &end, 10);
+  if (end == arg)
+    bad_value ("%s: could not parse size string: %s", option, arg);
+  if (errno == ERANGE)
+    bad_value ("%s: size exceeds maximum value: %s", option, arg);
+  if (n < 0)
+    bad_value ("%s: size cannot be negative: %s", option, arg);
+  switch (*end) {
+  case '\0': case 'b': case 'B': shift = 0; break;
+  case 's': case 'S': shift = 9; break;
+  case 'k': case 'K': shift = 10; break;
+  case 'm': case 'M': shift = 20; break;
+  case 'g': case 'G': shift = 30; break;
+  case 't': case 'T': shift = 40; break;
+  case 'p': case 'P': shift = 50; break;
+  case 'e': case 'E': shift = 60; break;
+  default: shift = -1;
+  }
+  if (shift < 0 || (*end != '\0' && end[1] != '\0'))
+    bad_value ("%s: could not parse size: unknown suffix: %s", option, end);
+  if (n > (INT64_MAX >> shift))
+    bad_value ("%s: could not parse size: size * scale overflows: %s",
+               option, arg);
+  return (uint64_t) n << shift;
 }
 
 /* Counts and descriptors alike stop at INT_MAX: --progress=FD keeps
@@ -137,10 +192,8 @@ parse_unsigned (const char *option, const char *arg, unsigned min)
   errno = 0;
   n = strtoul (arg, &end, 10);
   if (arg[0] < '0' || arg[0] > '9' || *end != '\0' || errno != 0 ||
-      n > INT_MAX)
-    bad_option ("%s: could not parse number: '%s'", option, arg);
-  if (n < min)
-    bad_option ("%s: must be at least %u", option, min);
+      n > INT_MAX || n < min)
+    bad_value ("%s: could not parse: %s", option, arg);
   return n;
 }
 
@@ -202,54 +255,63 @@ parse_reconnect_option (int c, const char *arg)
   }
 }
 
-/* DIGEST[/BLOCKSIZE] */
+/* [DIGEST[/BLOCKSIZE]], as in libnbd 1.24: one of its four digests,
+ * a power of 2 up to 2G.  --blkhash alone (or empty) means sha256/64k;
+ * DIGEST alone keeps the block size of an earlier --blkhash.
+ */
 static void
 parse_blkhash (const char *arg)
 {
-  char *copy, *slash;
+  static const char *const digests[] = { "md5", "sha1", "sha256", "sha512" };
+  const char *slash;
+  size_t len, i;
+  uint64_t bs;
 
   opt.blkhash_digest = "sha256";
-  if (arg == NULL) {
-    blkhash_digest_ok (opt.blkhash_digest);
-    return;
+  if (arg == NULL || arg[0] == '\0')
+    opt.blkhash_block_size = 64 * 1024;
+  else {
+    slash = strchr (arg, '/');
+    len = slash ? (size_t) (slash - arg) : strlen (arg);
+    for (i = 0; i < sizeof digests / sizeof digests[0]; i++)
+      if (strlen (digests[i]) == len && strncasecmp (arg, digests[i], len) == 0)
+        break;
+    if (i == sizeof digests / sizeof digests[0])
+      bad_value ("--blkhash: unknown digest algorithm '%s'", arg);
+    opt.blkhash_digest = digests[i];
+    if (slash) {
+      bs = parse_size_124 ("--blkhash", slash + 1);
+      if (!is_power_of_2 (bs))
+        bad_value ("--blkhash is not a power of two: %s", slash + 1);
+      if (bs > MAX_BLKHASH_BLOCK_SIZE)
+        bad_value ("--blkhash is too large: %s", slash + 1);
+      opt.blkhash_block_size = bs;
+    }
   }
-  copy = strdup (arg);
-  if (copy == NULL) {
-    perror ("strdup");
-    exit (EXIT_FAILURE);
-  }
-  slash = strchr (copy, '/');
-  if (slash) {
-    *slash = '\0';
-    opt.blkhash_block_size = parse_size ("--blkhash", slash + 1);
-    if (opt.blkhash_block_size < 1 ||
-        opt.blkhash_block_size > MAX_REQUEST_SIZE)
-      bad_option ("--blkhash: block size must be between 1 and %d",
-                  MAX_REQUEST_SIZE);
-  }
-  if (copy[0] != '\0')
-    opt.blkhash_digest = copy;  /* kept until exit */
-  else
-    free (copy);
   if (!blkhash_digest_ok (opt.blkhash_digest))
-    bad_option ("--blkhash: unknown digest: '%s'", opt.blkhash_digest);
+    bad_value ("--blkhash: unknown digest algorithm '%s'", arg);
 }
 
 static void
-check_sizes (void)
+parse_request_size (const char *arg)
 {
+  opt.request_size = parse_size_124 ("--request-size", arg);
   if (!is_power_of_2 (opt.request_size) ||
       opt.request_size < MIN_REQUEST_SIZE ||
       opt.request_size > MAX_REQUEST_SIZE)
-    bad_option ("--request-size: must be a power of 2 within %d-%d",
-                MIN_REQUEST_SIZE, MAX_REQUEST_SIZE);
+    bad_value ("--request-size: must be a power of 2 within %d-%d: %s",
+               MIN_REQUEST_SIZE, MAX_REQUEST_SIZE, arg);
+}
+
+static void
+parse_sparse (const char *arg)
+{
+  opt.sparse_size = parse_size_124 ("--sparse", arg);
   if (opt.sparse_size != 0 &&
       (!is_power_of_2 (opt.sparse_size) || opt.sparse_size < 512 ||
        opt.sparse_size > UINT_MAX))
-    bad_option ("--sparse: must be 0 or a power of 2 within 512-%u",
-                UINT_MAX);
-  if (opt.queue_size == 0)
-    bad_option ("--queue-size: must be at least 1");
+    bad_value ("--sparse: must be a power of 2, between 512-%u: %s",
+               UINT_MAX, arg);
 }
 
 /* Parse the options, leaving optind at the first endpoint. */
@@ -276,13 +338,12 @@ parse_options (int argc, char *argv[])
     case MULTI_WRITERS: opt.multi_writers = true; break;
     case NO_EXTENTS: opt.extents = false; break;
     case 'p': parse_progress (optarg); break;
-    case QUEUE_SIZE: opt.queue_size = parse_size ("--queue-size", optarg);
+    case QUEUE_SIZE:
+      opt.queue_size = parse_size_124 ("--queue-size", optarg);
       break;
-    case REQUEST_SIZE:
-      opt.request_size = parse_size ("--request-size", optarg);
-      break;
+    case REQUEST_SIZE: parse_request_size (optarg); break;
     case 'R': opt.requests = parse_unsigned ("--requests", optarg, 1); break;
-    case 'S': opt.sparse_size = parse_size ("--sparse", optarg); break;
+    case 'S': parse_sparse (optarg); break;
     case SYNCHRONOUS: opt.synchronous = true; break;
     case 'T': opt.threads = parse_unsigned ("--threads", optarg, 0); break;
     case 'v': opt.verbose = true; break;
@@ -292,14 +353,9 @@ parse_options (int argc, char *argv[])
       parse_reconnect_option (c, optarg);
       break;
     case 'V': print_version ("nbdcopy"); exit (EXIT_SUCCESS);
-    default:
-      fprintf (stderr, "Try 'nbdcopy --help' for usage.\n");
-      exit (EXIT_FAILURE);
+    default: usage (stderr, EXIT_FAILURE);
     }
   }
-  check_sizes ();
-  if (opt.blkhash_file && !opt.blkhash_digest)
-    parse_blkhash (NULL);
   if (needs_reconnect && opt.no_replay && opt.rc.window <= 0)
     bad_option ("--no-replay needs --reconnect");
   if (needs_reconnect && !resilient ())
@@ -340,7 +396,7 @@ parse_endpoint (int argc, char *argv[], int *i, char ***argvp)
 
   *argvp = NULL;
   if (*i >= argc)
-    bad_option ("expected SOURCE and DESTINATION");
+    usage (stderr, EXIT_FAILURE);          /* as libnbd 1.24 does */
   word = argv[*i];
   if (strcmp (word, "[") != 0) {
     (*i)++;
@@ -360,13 +416,14 @@ parse_endpoint (int argc, char *argv[], int *i, char ***argvp)
 
 /* Connections: several only when every NBD end allows multi-conn (or
  * the user vouches for the destination with --multi-writers), never for
- * a subprocess, which is one server on one socket.  Threads follow.
+ * a subprocess, which is one server on one socket.  Threads follow, and
+ * are never more than --connections, even between local files (as in
+ * libnbd 1.24: -C 1 copies with one thread).
  */
 static void
 choose_connections (void)
 {
   long n;
-  bool any_nbd = src.kind == RW_NBD || dst.kind == RW_NBD;
 
   if (opt.threads == 0) {
     n = sysconf (_SC_NPROCESSORS_ONLN);
@@ -381,10 +438,9 @@ choose_connections (void)
     opt.synchronous = true;
   if (opt.synchronous)
     opt.connections = opt.threads = 1;
-  if (any_nbd && opt.threads > opt.connections)
+  if (opt.threads > opt.connections)
     opt.threads = opt.connections;
-  if (any_nbd)
-    opt.connections = opt.threads;
+  opt.connections = opt.threads;
 }
 
 static uint64_t
@@ -401,13 +457,17 @@ gcd (uint64_t a, uint64_t b)
 }
 
 /* The unit of every request: a multiple of both ends' minimum block
- * sizes (powers of 2) and of the blkhash block size (any size).
+ * sizes and of the blkhash block size (all powers of 2).
  */
 static void
 choose_unit (void)
 {
   uint64_t align = src.minimum > dst.minimum ? src.minimum : dst.minimum;
   uint64_t b = opt.blkhash_digest ? opt.blkhash_block_size : 1;
+
+  /* Larger blocks are hashed in pieces (blkhash.c). */
+  if (b > MAX_REQUEST_SIZE)
+    b = 1;
 
   opt.unit = b / gcd (b, align) * align;
   if (opt.unit > MAX_REQUEST_SIZE) {
@@ -454,13 +514,15 @@ static void
 print_end (const struct rw *rw, const char *prefix)
 {
   char human[HUMAN_SIZE_MAX] = "unknown";
+  /* null: is as large as can be, as 1.24 shows it. */
+  int64_t size = rw->kind == RW_NULL ? INT64_MAX : rw->size;
 
-  if (rw->size >= 0)
-    human_size (human, rw->size);
+  if (size >= 0)
+    human_size (human, size);
   fprintf (stderr, "nbdcopy: %s: %s_ops \"%s\"\n", prefix,
            rw_ops_name (rw->kind), rw->name);
   fprintf (stderr, "nbdcopy: %s: size=%" PRIi64 " (%s), "
-           "preferred block size=%" PRIu32 "\n", prefix, rw->size, human,
+           "preferred block size=%" PRIu32 "\n", prefix, size, human,
            rw->preferred ? rw->preferred : 4096);
 }
 
@@ -488,8 +550,8 @@ check_destination (void)
     exit (EXIT_FAILURE);
   }
   if (src.size >= 0 && dst.size >= 0 && dst.size < src.size) {
-    fprintf (stderr, "nbdcopy: destination size (%" PRIi64 ") is smaller "
-             "than source size (%" PRIi64 ")\n", dst.size, src.size);
+    fprintf (stderr, "nbdcopy: error: destination size (%" PRIi64 ") is "
+             "smaller than source size (%" PRIi64 ")\n", dst.size, src.size);
     exit (EXIT_FAILURE);
   }
 }
@@ -532,11 +594,16 @@ main (int argc, char *argv[])
   if (opt.checkpoint_file)
     ckfile_open (opt.checkpoint_file);
 
+  /* "0/100" before the first byte, as libnbd 1.24 prints it: a reader
+   * of --progress=FD knows at once that the copy started.
+   */
+  progress_update (false);
   if (opt.synchronous)
     copy_sync ();
   else
     copy_multi ();
 
+  rw_check_writeback (&dst);
   /* --flush asks for durability, so a server that cannot flush is an
    * error (as in libnbd 1.22); --multi-writers flushes only to make
    * the connections' writes consistent, and only where it can.  With

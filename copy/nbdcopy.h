@@ -13,6 +13,8 @@
 
 #define MIN_REQUEST_SIZE 4096
 #define MAX_REQUEST_SIZE (32 * 1024 * 1024)
+/* The largest --blkhash block, as in libnbd 1.24. */
+#define MAX_BLKHASH_BLOCK_SIZE (UINT64_C (2) * 1024 * 1024 * 1024)
 /* Workers take the image in ranges of this size, one at a time. */
 #define WORK_RANGE_SIZE (128 * 1024 * 1024)
 /* The same with --reconnect (see work_range_size). */
@@ -140,6 +142,7 @@ extern void rw_pwrite (struct rw *rw, size_t conn, const void *buf,
 extern void rw_zero (struct rw *rw, size_t conn, uint64_t offset,
                      uint64_t len);
 extern void rw_flush (struct rw *rw);
+extern void rw_check_writeback (struct rw *rw);
 extern void rw_extents (struct rw *rw, size_t conn, uint64_t offset,
                         uint64_t len, struct extent_list *out);
 extern bool rw_copy_file_range (struct rw *from, struct rw *to,

@@ -89,6 +89,55 @@ rw_pread (struct rw *rw, size_t conn, void *buf, size_t len,
   return fd_read (rw, buf, len, offset);
 }
 
+/* Writes to a file or a block device go through the page cache.  Each
+ * write starts its own writeback at once; the write WRITE_WINDOWS
+ * before it (in the same thread) is waited for and dropped from the
+ * cache, so a large copy neither fills the cache nor leaves it all to
+ * write at the end (libnbd 1.24 does the same).  An error there is a
+ * write that never reached the disk (a device error, a full thin
+ * pool): the copy fails, as in 1.24.  rw_check_writeback waits for
+ * the last windows.
+ */
+#define WRITE_WINDOWS 8
+struct write_window {
+  uint64_t offset;
+  size_t len;                   /* 0: empty */
+};
+static __thread struct write_window windows[WRITE_WINDOWS];
+static __thread size_t next_window;
+
+static void
+writeback (struct rw *rw, uint64_t offset, size_t len)
+{
+  struct write_window *w = &windows[next_window];
+
+  if (w->len > 0) {
+    if (sync_file_range (rw->fd, w->offset, w->len,
+                         SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+                         SYNC_FILE_RANGE_WAIT_AFTER) == -1)
+      die_io (rw, "sync_file_range", w->offset, errno, NULL);
+    (void) posix_fadvise (rw->fd, w->offset, w->len, POSIX_FADV_DONTNEED);
+  }
+  if (sync_file_range (rw->fd, offset, len, SYNC_FILE_RANGE_WRITE) == -1)
+    die_io (rw, "sync_file_range", offset, errno, NULL);
+  w->offset = offset;
+  w->len = len;
+  next_window = (next_window + 1) % WRITE_WINDOWS;
+}
+
+/* Wait for the writeback still running (the last windows of every
+ * thread) and report any error the writeback of the file met since it
+ * was opened.  It does not start writing what is still only dirty in
+ * the cache: that is --flush's job.
+ */
+void
+rw_check_writeback (struct rw *rw)
+{
+  if ((rw->kind == RW_FILE || rw->kind == RW_BLOCK) &&
+      sync_file_range (rw->fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE) == -1)
+    die_io (rw, "sync_file_range", 0, errno, NULL);
+}
+
 static void
 fd_write (struct rw *rw, const char *buf, size_t len, uint64_t offset)
 {
@@ -106,6 +155,8 @@ fd_write (struct rw *rw, const char *buf, size_t len, uint64_t offset)
       die_io (rw, "write", offset + done, errno, NULL);
     done += r;
   }
+  if (rw->kind != RW_PIPE)
+    writeback (rw, offset, len);
 }
 
 void
