@@ -6,6 +6,11 @@ open Printf
 open Types
 open Utils
 
+(* The functions of libnbdmod written by hand in python/handle.c. *)
+let hand_written =
+  [ "create"; "close"; "alloc_aio_buffer"; "aio_buffer_is_zero";
+    "display_version" ]
+
 (* Every call of the table has a method; the hand-written ones are
    the NBD class itself (create, close) and nbd.Error (get_error,
    get_errno). *)
@@ -128,7 +133,7 @@ let generate_python_methods_h () =
   List.iter (fun n ->
     pr "extern PyObject *nbd_internal_py_%s (PyObject *self,\n" n;
     pr "                                     PyObject *args);\n"
-  ) [ "create"; "close"; "alloc_aio_buffer"; "aio_buffer_is_zero" ];
+  ) hand_written;
   pr "extern struct nbd_handle *nbd_internal_py_get_handle (PyObject *);\n";
   pr "extern void nbd_internal_py_raise_error (void);\n\n";
   pr "/* utils.c */\n";
@@ -443,7 +448,7 @@ let pr_method_table () =
   pr "PyMethodDef nbd_internal_py_methods[] = {\n";
   List.iter (fun n ->
     pr "  { %S, nbd_internal_py_%s,\n    METH_VARARGS, NULL },\n" n n
-  ) [ "create"; "close"; "alloc_aio_buffer"; "aio_buffer_is_zero" ];
+  ) hand_written;
   List.iter (fun (name, _) ->
     pr "  { %S,\n    KW (nbd_internal_py_%s),\n" name name;
     pr "    METH_VARARGS | METH_KEYWORDS, NULL },\n"

@@ -12,6 +12,7 @@
 #include <libnbd.h>
 
 #include "methods.h"
+#include "version.h"
 
 #define CAPSULE_NAME "nbd_handle"
 
@@ -81,6 +82,28 @@ nbd_internal_py_close (PyObject *self, PyObject *args)
   nbd_close (h);
   Py_END_ALLOW_THREADS
 
+  Py_RETURN_NONE;
+}
+
+/* display_version (program_name): what a tool's --version prints,
+ * for a program (such as another build's nbdsh) that asks the module
+ * for it, as libnbd's module has it.  Python's own buffered stdout is
+ * flushed first, so the lines come out in order.
+ */
+PyObject *
+nbd_internal_py_display_version (PyObject *self, PyObject *args)
+{
+  const char *program;
+  PyObject *r;
+
+  if (!PyArg_ParseTuple (args, "s:display_version", &program))
+    return NULL;
+  r = PyObject_CallMethod (PySys_GetObject ("stdout"), "flush", NULL);
+  if (r == NULL)
+    PyErr_Clear ();             /* no stdout to flush: print anyway */
+  Py_XDECREF (r);
+  print_version (program);
+  fflush (stdout);
   Py_RETURN_NONE;
 }
 
