@@ -378,6 +378,7 @@ nbd_unlocked_pread (struct nbd_handle *h, void *buf, size_t count,
                     uint64_t offset, uint32_t flags)
 {
   /* nbd_aio_pread, but zeroed late (see lib/commands.c). */
+  nbd_internal_issue_sync (h);
   return nbd_internal_run_until_done
     (h, nbd_internal_command_read (h, flags, offset, count, buf));
 }
@@ -392,6 +393,7 @@ nbd_unlocked_pread_structured (struct nbd_handle *h, void *buf, size_t count,
 
   /* Its callbacks run in this thread: no unlocked poll meanwhile. */
   nbd_internal_begin_exclusive (h);
+  nbd_internal_issue_sync (h);
   r = nbd_internal_run_until_done
     (h, nbd_unlocked_aio_pread_structured (h, buf, count, offset, chunk, &c,
                                            flags));
@@ -405,6 +407,7 @@ nbd_unlocked_pwrite (struct nbd_handle *h, const void *buf, size_t count,
 {
   nbd_completion_callback c = NBD_NULL_COMPLETION;
 
+  nbd_internal_issue_sync (h);
   return nbd_internal_run_until_done
     (h, nbd_unlocked_aio_pwrite (h, buf, count, offset, &c, flags));
 }
@@ -414,6 +417,7 @@ nbd_unlocked_flush (struct nbd_handle *h, uint32_t flags)
 {
   nbd_completion_callback c = NBD_NULL_COMPLETION;
 
+  nbd_internal_issue_sync (h);
   return nbd_internal_run_until_done (h, nbd_unlocked_aio_flush (h, &c,
                                                                  flags));
 }
@@ -424,6 +428,7 @@ nbd_unlocked_trim (struct nbd_handle *h, uint64_t count, uint64_t offset,
 {
   nbd_completion_callback c = NBD_NULL_COMPLETION;
 
+  nbd_internal_issue_sync (h);
   return nbd_internal_run_until_done
     (h, nbd_unlocked_aio_trim (h, count, offset, &c, flags));
 }
@@ -434,6 +439,7 @@ nbd_unlocked_cache (struct nbd_handle *h, uint64_t count, uint64_t offset,
 {
   nbd_completion_callback c = NBD_NULL_COMPLETION;
 
+  nbd_internal_issue_sync (h);
   return nbd_internal_run_until_done
     (h, nbd_unlocked_aio_cache (h, count, offset, &c, flags));
 }
@@ -444,6 +450,7 @@ nbd_unlocked_zero (struct nbd_handle *h, uint64_t count, uint64_t offset,
 {
   nbd_completion_callback c = NBD_NULL_COMPLETION;
 
+  nbd_internal_issue_sync (h);
   return nbd_internal_run_until_done
     (h, nbd_unlocked_aio_zero (h, count, offset, &c, flags));
 }
@@ -458,6 +465,7 @@ nbd_unlocked_block_status (struct nbd_handle *h, uint64_t count,
 
   /* Its callbacks run in this thread: no unlocked poll meanwhile. */
   nbd_internal_begin_exclusive (h);
+  nbd_internal_issue_sync (h);
   r = nbd_internal_run_until_done
     (h, nbd_unlocked_aio_block_status (h, count, offset, extent, &c, flags));
   nbd_internal_end_exclusive (h);
@@ -475,6 +483,7 @@ nbd_unlocked_block_status_64 (struct nbd_handle *h, uint64_t count,
 
   /* Its callbacks run in this thread: no unlocked poll meanwhile. */
   nbd_internal_begin_exclusive (h);
+  nbd_internal_issue_sync (h);
   r = nbd_internal_run_until_done
     (h, nbd_unlocked_aio_block_status_64 (h, count, offset, extent64, &c,
                                           flags));
@@ -493,6 +502,7 @@ nbd_unlocked_block_status_filter (struct nbd_handle *h, uint64_t count,
 
   /* Its callbacks run in this thread: no unlocked poll meanwhile. */
   nbd_internal_begin_exclusive (h);
+  nbd_internal_issue_sync (h);
   r = nbd_internal_run_until_done
     (h, nbd_unlocked_aio_block_status_filter (h, count, offset, contexts,
                                               extent64, &c, flags));

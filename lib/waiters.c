@@ -4,7 +4,11 @@
  * meanwhile: N threads, N requests in flight.  One thread polls at a
  * time for the synchronous calls; the others wait on a condition
  * variable until a poll has handled what arrived.  An internal eventfd
- * wakes a poller when its poll set is out of date.
+ * wakes a poller when its poll set is out of date, or when another
+ * thread (a program's nbd_poll or nbd_aio_notify_*) handled the reply
+ * it waits for.  It counts like a semaphore, one wake-up per poller:
+ * a poller that drains a wake-up meant for all cannot leave another,
+ * not yet in poll(2), to sleep through it.
  *
  * A synchronous call with a callback (nbd_pread_structured,
  * nbd_block_status...) must see its callbacks in its own thread, so it
@@ -34,7 +38,7 @@ nbd_internal_wake_fd (struct nbd_handle *h)
         nbd_internal_is_state_processing (h->state)))
     return -1;
   if (h->wake_fd == -1)
-    h->wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
+    h->wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK | EFD_SEMAPHORE);
   return h->wake_fd;            /* still -1 if eventfd failed */
 }
 
@@ -70,14 +74,13 @@ nbd_internal_drain_wake_fd (struct nbd_handle *h)
     debug (h, "reading the wake-up eventfd: %m");
 }
 
-/* Make threads in an unlocked poll look again. */
+/* Make threads in an unlocked poll look again: one wake-up each. */
 void
 nbd_internal_wake_pollers (struct nbd_handle *h)
 {
-  uint64_t one = 1;
+  uint64_t n = h->pollers;
 
-  if (h->pollers > 0 && h->wake_fd >= 0 &&
-      write (h->wake_fd, &one, sizeof one) == -1)
+  if (n > 0 && h->wake_fd >= 0 && write (h->wake_fd, &n, sizeof n) == -1)
     debug (h, "writing the wake-up eventfd: %m");
 }
 
@@ -116,6 +119,18 @@ nbd_internal_command_queued (struct nbd_handle *h)
   if (h->program_pollers > 0 ||
       nbd_internal_direction (h) & LIBNBD_AIO_DIRECTION_WRITE)
     nbd_internal_wake_pollers (h);
+  nbd_internal_wake_waiters (h);
+}
+
+/* A synchronous call's command is done, but in another thread than
+ * the one waiting for it: a program's nbd_aio_notify_* or nbd_poll
+ * took the reply the waiter's own poll was woken for, or will never
+ * see.  Wake it, wherever it waits.
+ */
+void
+nbd_internal_sync_done_elsewhere (struct nbd_handle *h)
+{
+  nbd_internal_wake_pollers (h);
   nbd_internal_wake_waiters (h);
 }
 

@@ -21,6 +21,7 @@ io_c_tests = \
 	io-threads-sync-killed \
 	io-threads-sync-shutdown \
 	io-threads-sync-slow-one \
+	io-threads-sync-reaper \
 	io-poll-woken \
 	io-pread-initialize \
 	io-aio-read-zeroed \
