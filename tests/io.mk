@@ -22,6 +22,8 @@ io_c_tests = \
 	io-threads-sync-shutdown \
 	io-threads-sync-slow-one \
 	io-threads-sync-reaper \
+	io-threads-sync-invisible \
+	io-threads-sync-notify \
 	io-poll-woken \
 	io-pread-initialize \
 	io-aio-read-zeroed \
