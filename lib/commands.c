@@ -212,7 +212,7 @@ zero_unfilled (struct nbd_handle *h, struct command *cmd)
 static int
 check_can_queue (struct nbd_handle *h)
 {
-  if (h->disconnect_request) {
+  if (h->disconnect_request || h->disconnect_waiting) {
     set_error (EINVAL, "cannot request more commands after NBD_CMD_DISC");
     return -1;
   }

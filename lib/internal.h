@@ -318,6 +318,8 @@ struct nbd_handle {
                                    synchronous call's (commands.c) */
   uint64_t unique;              /* last cookie handed out */
   bool disconnect_request;      /* NBD_CMD_DISC queued or sent */
+  bool disconnect_waiting;      /* a disconnect waits for synchronous
+                                   calls to finish (waiters.c) */
 
   /* Statistics. */
   uint64_t bytes_sent, chunks_sent, bytes_received, chunks_received;
@@ -567,6 +569,7 @@ extern void nbd_internal_wake_waiters (struct nbd_handle *h);
 extern void nbd_internal_wait_for_poller (struct nbd_handle *h);
 extern void nbd_internal_command_queued (struct nbd_handle *h);
 extern void nbd_internal_sync_done_elsewhere (struct nbd_handle *h);
+extern int nbd_internal_wait_sync_commands (struct nbd_handle *h);
 extern void nbd_internal_begin_exclusive (struct nbd_handle *h);
 extern void nbd_internal_end_exclusive (struct nbd_handle *h);
 

@@ -364,9 +364,35 @@ nbd_unlocked_aio_block_status_filter (struct nbd_handle *h, uint64_t count,
                                         &cb);
 }
 
+/* Let other threads' synchronous calls finish first (waiters.c); the
+ * connection may end meanwhile.
+ */
+static int
+check_can_disconnect (struct nbd_handle *h)
+{
+  if (h->disconnect_request || h->disconnect_waiting) {
+    set_error (EINVAL, "cannot request more commands after NBD_CMD_DISC");
+    return -1;
+  }
+  if (h->in_flight == h->aio_in_flight)
+    return 0;
+  if (nbd_internal_wait_sync_commands (h) == -1)
+    return -1;
+  if (!nbd_internal_is_state_ready (h->state) &&
+      !nbd_internal_is_state_processing (h->state)) {
+    set_error (EINVAL, "invalid state: %s: the handle must be connected "
+               "with the server", nbd_internal_state_short_string (h->state));
+    return -1;
+  }
+  return 0;
+}
+
 int
 nbd_unlocked_aio_disconnect (struct nbd_handle *h, uint32_t flags)
 {
+  /* After any synchronous call another thread is waiting in. */
+  if (check_can_disconnect (h) == -1)
+    return -1;
   return nbd_internal_command_common (h, flags, NBD_CMD_DISC, 0, 0, 0, NULL,
                                       NULL) == -1 ? -1 : 0;
 }
@@ -518,7 +544,7 @@ nbd_unlocked_shutdown (struct nbd_handle *h, uint32_t flags)
     return nbd_unlocked_opt_abort (h);
   if (flags & LIBNBD_SHUTDOWN_ABANDON_PENDING)
     nbd_internal_abandon_pending (h);
-  if (!h->disconnect_request &&
+  if (!h->disconnect_request && !h->disconnect_waiting &&
       (nbd_internal_is_state_ready (h->state) ||
        nbd_internal_is_state_processing (h->state)) &&
       nbd_unlocked_aio_disconnect (h, 0) == -1)

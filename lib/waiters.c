@@ -134,6 +134,32 @@ nbd_internal_sync_done_elsewhere (struct nbd_handle *h)
   nbd_internal_wake_waiters (h);
 }
 
+/* Before NBD_CMD_DISC is queued: wait, the lock released, until no
+ * other thread's synchronous command is unfinished, polling when no
+ * other thread polls.  In libnbd 1.22 the disconnect waits for the
+ * lock until those calls have returned; sent behind their requests,
+ * it would end the connection under them (a server may drop requests
+ * still in flight at NBD_CMD_DISC).  Meanwhile new commands are
+ * refused as after NBD_CMD_DISC (commands.c).  -1 if polling failed.
+ */
+int
+nbd_internal_wait_sync_commands (struct nbd_handle *h)
+{
+  int r = 0;
+
+  h->disconnect_waiting = true;
+  while (h->in_flight > h->aio_in_flight) {
+    if (h->pollers > 0 && h->exclusive == 0)
+      nbd_internal_wait_for_poller (h);
+    else if (nbd_internal_poll_for_command (h) == -1) {
+      r = -1;
+      break;
+    }
+  }
+  h->disconnect_waiting = false;
+  return r;
+}
+
 /* Before a synchronous call with callbacks issues its command: no
  * thread may be in an unlocked poll, where it could handle the reply
  * and call this call's callbacks in its own thread.

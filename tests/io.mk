@@ -24,6 +24,7 @@ io_c_tests = \
 	io-threads-sync-reaper \
 	io-threads-sync-invisible \
 	io-threads-sync-notify \
+	io-threads-sync-disconnect \
 	io-poll-woken \
 	io-pread-initialize \
 	io-aio-read-zeroed \
