@@ -176,6 +176,9 @@ struct nbd_handle {
   unsigned waiters;             /* threads waiting on wait_cond */
   unsigned exclusive;           /* synchronous calls with callbacks */
   int wake_fd;                  /* eventfd waking the pollers, or -1 */
+  uint64_t wake_gen;            /* wake-ups written so far */
+  unsigned wake_unseen;         /* pollers of the last wake-up not yet
+                                   back: drained when none is left */
   char *hname;                  /* never NULL, "nbd<N>" by default */
   uintptr_t private_data;       /* atomic: its calls skip the lock */
 
@@ -563,7 +566,6 @@ extern int nbd_internal_wake_fd (struct nbd_handle *h);
 extern int nbd_internal_poll_unlocked (struct nbd_handle *h,
                                        struct pollfd *fds, int nfds,
                                        int timeout, bool program);
-extern void nbd_internal_drain_wake_fd (struct nbd_handle *h);
 extern void nbd_internal_wake_pollers (struct nbd_handle *h);
 extern void nbd_internal_wake_waiters (struct nbd_handle *h);
 extern void nbd_internal_wait_for_poller (struct nbd_handle *h);

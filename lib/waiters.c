@@ -6,9 +6,10 @@
  * variable until a poll has handled what arrived.  An internal eventfd
  * wakes a poller when its poll set is out of date, or when another
  * thread (a program's nbd_poll or nbd_aio_notify_*) handled the reply
- * it waits for.  It counts like a semaphore, one wake-up per poller:
- * a poller that drains a wake-up meant for all cannot leave another,
- * not yet in poll(2), to sleep through it.
+ * it waits for.  A wake-up stays readable until every thread that was
+ * polling when it was written has come back from its poll: a thread
+ * that released the lock but has not yet entered poll(2) must still
+ * find it there, so neither it nor a poller that came later drains it.
  *
  * A synchronous call with a callback (nbd_pread_structured,
  * nbd_block_status...) must see its callbacks in its own thread, so it
@@ -26,6 +27,15 @@
 
 #include "internal.h"
 
+static void
+drain_wake_fd (struct nbd_handle *h)
+{
+  uint64_t v;
+
+  if (read (h->wake_fd, &v, sizeof v) == -1 && errno != EAGAIN)
+    debug (h, "reading the wake-up eventfd: %m");
+}
+
 /* The eventfd to add to a poll that releases the lock, or -1 if this
  * poll must keep it: negotiating (opt calls carry callbacks), or an
  * exclusive call under way.
@@ -38,7 +48,7 @@ nbd_internal_wake_fd (struct nbd_handle *h)
         nbd_internal_is_state_processing (h->state)))
     return -1;
   if (h->wake_fd == -1)
-    h->wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK | EFD_SEMAPHORE);
+    h->wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
   return h->wake_fd;            /* still -1 if eventfd failed */
 }
 
@@ -49,6 +59,7 @@ int
 nbd_internal_poll_unlocked (struct nbd_handle *h, struct pollfd *fds,
                             int nfds, int timeout, bool program)
 {
+  uint64_t gen = h->wake_gen;
   int r, err;
 
   h->pollers++;
@@ -61,27 +72,27 @@ nbd_internal_poll_unlocked (struct nbd_handle *h, struct pollfd *fds,
   pthread_mutex_lock (&h->lock);
   h->pollers--;
   h->program_pollers -= program;
+  /* Polling when the last wake-up was written: one fewer to see it. */
+  if (gen != h->wake_gen && --h->wake_unseen == 0)
+    drain_wake_fd (h);
   errno = err;
   return r;
 }
 
-void
-nbd_internal_drain_wake_fd (struct nbd_handle *h)
-{
-  uint64_t v;
-
-  if (h->wake_fd >= 0 && read (h->wake_fd, &v, sizeof v) == -1)
-    debug (h, "reading the wake-up eventfd: %m");
-}
-
-/* Make threads in an unlocked poll look again: one wake-up each. */
+/* Make threads in an unlocked poll look again. */
 void
 nbd_internal_wake_pollers (struct nbd_handle *h)
 {
-  uint64_t n = h->pollers;
+  uint64_t one = 1;
 
-  if (n > 0 && h->wake_fd >= 0 && write (h->wake_fd, &n, sizeof n) == -1)
+  if (h->pollers == 0 || h->wake_fd == -1)
+    return;
+  if (write (h->wake_fd, &one, sizeof one) == -1) {
     debug (h, "writing the wake-up eventfd: %m");
+    return;
+  }
+  h->wake_gen++;
+  h->wake_unseen = h->pollers;
 }
 
 /* Tell the threads waiting for a poller that one poll is over. */

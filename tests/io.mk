@@ -25,6 +25,7 @@ io_c_tests = \
 	io-threads-sync-invisible \
 	io-threads-sync-notify \
 	io-threads-sync-disconnect \
+	io-threads-sync-error \
 	io-poll-woken \
 	io-pread-initialize \
 	io-aio-read-zeroed \
