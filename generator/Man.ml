@@ -270,7 +270,14 @@ meanwhile leaves at once, and a thread in L<nbd_poll(3)> is woken to
 see it.  A synchronous call with a callback
 (L<nbd_pread_structured(3)>, L<nbd_block_status(3)>, ...) still runs
 its callbacks in its own thread, before it returns: while it waits, no
-other thread polls the handle.  Negotiation waits with the lock held.
+other thread polls the handle.  As in 1.22, another thread sees nothing
+of a synchronous call under way: L<nbd_aio_in_flight(3)> does not count
+its command, L<nbd_aio_peek_command_completed(3)> never returns it, and
+L<nbd_aio_command_completed(3)> treats its cookie as unknown; and
+L<nbd_aio_disconnect(3)> or L<nbd_shutdown(3)> from another thread
+waits until such calls have their replies before sending the
+disconnect, refusing new commands meanwhile.  Negotiation waits with
+the lock held.
 No thread is created and no descriptor but the handle's socket is
 polled by the program's own event loop.";
 

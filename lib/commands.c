@@ -38,8 +38,17 @@ retire_and_free_command (struct command *cmd)
 }
 
 /* This file is the one owner of the four command lists, the cookie
- * index and the in_flight count (commands queued or in flight,
+ * index and the in_flight counts (commands queued or in flight,
  * NBD_CMD_DISC aside): every move between lists happens here.
+ *
+ * A synchronous call's command is its caller's alone: the caller
+ * waits for it with the lock released (waiters.c) while other threads
+ * use the handle, so it must never be named to them.  It is not
+ * counted by nbd_aio_in_flight, once done it stays off cmds_done (so
+ * nbd_aio_peek_command_completed never returns it), and
+ * nbd_aio_command_completed treats its cookie as unknown.  Only the
+ * waiting call retires it.  In libnbd 1.22, whose synchronous calls
+ * hold the lock throughout, no other thread can see it either.
  */
 
 /* A read whose data bypasses the read-ahead (see socket.c). */
@@ -67,6 +76,8 @@ enqueue (struct nbd_handle *h, struct command *cmd)
     assert (h->in_flight >= 0 && h->in_flight < INT_MAX);
     nbd_internal_cookie_index_insert (&h->cookies, cmd);
     __atomic_add_fetch (&h->in_flight, 1, __ATOMIC_RELAXED);
+    if (!cmd->sync)
+      __atomic_add_fetch (&h->aio_in_flight, 1, __ATOMIC_RELAXED);
     h->large_reads += is_large_read (cmd);
   }
 }
@@ -201,7 +212,7 @@ zero_unfilled (struct nbd_handle *h, struct command *cmd)
 static int
 check_can_queue (struct nbd_handle *h)
 {
-  if (h->disconnect_request) {
+  if (h->disconnect_request || h->disconnect_waiting) {
     set_error (EINVAL, "cannot request more commands after NBD_CMD_DISC");
     return -1;
   }
@@ -300,6 +311,10 @@ queue_command (struct nbd_handle *h, uint16_t flags, uint16_t type,
   cmd->initialized = type == NBD_CMD_READ && data != NULL && !zero_late &&
     h->pread_initialize;
   cmd->cookie = cookie = ++h->unique;
+  cmd->sync = h->issuing_sync && type != NBD_CMD_DISC;
+  if (cmd->sync)
+    cmd->owner = pthread_self ();
+  h->issuing_sync = false;
   if (cb) {
     cmd->cb = *cb;
     memset (cb, 0, sizeof *cb);
@@ -319,6 +334,7 @@ queue_command (struct nbd_handle *h, uint16_t flags, uint16_t type,
   return cookie;
 
  err:
+  h->issuing_sync = false;
   if (zero_late)
     memset (data, 0, count);
   free (filter);
@@ -405,6 +421,10 @@ finish_command (struct nbd_handle *h, struct command *cmd)
 
   assert (h->in_flight > 0);
   __atomic_sub_fetch (&h->in_flight, 1, __ATOMIC_RELAXED);
+  if (!cmd->sync) {
+    assert (h->aio_in_flight > 0);
+    __atomic_sub_fetch (&h->aio_in_flight, 1, __ATOMIC_RELAXED);
+  }
   assert (h->large_reads >= (unsigned) is_large_read (cmd));
   h->large_reads -= is_large_read (cmd);
   if (err == 0 && cmd->type == NBD_CMD_READ &&
@@ -430,6 +450,12 @@ finish_command (struct nbd_handle *h, struct command *cmd)
   }
   cmd->state = CMD_DONE;
   cmd->next = NULL;
+  if (cmd->sync) {              /* its caller retires it */
+    cmd->prev = NULL;
+    if (!pthread_equal (cmd->owner, pthread_self ()))
+      nbd_internal_sync_done_elsewhere (h);
+    return;
+  }
   cmd->prev = h->cmds_done_tail;
   if (h->cmds_done_tail)
     h->cmds_done_tail->next = cmd;
@@ -587,6 +613,7 @@ nbd_internal_free_all_commands (struct nbd_handle *h)
     }
   }
   __atomic_store_n (&h->in_flight, 0, __ATOMIC_RELAXED);
+  __atomic_store_n (&h->aio_in_flight, 0, __ATOMIC_RELAXED);
   h->large_reads = 0;
 }
 
@@ -607,11 +634,10 @@ command_name (uint16_t type)
   return "unknown";
 }
 
-/* Take CMD, done, off the done list and the index, and free it. */
+/* Take CMD off the done list. */
 static void
-retire_done (struct nbd_handle *h, struct command *cmd)
+unlink_done (struct nbd_handle *h, struct command *cmd)
 {
-  nbd_internal_cookie_index_remove (&h->cookies, cmd);
   if (cmd->prev)
     cmd->prev->next = cmd->next;
   else
@@ -620,29 +646,27 @@ retire_done (struct nbd_handle *h, struct command *cmd)
     cmd->next->prev = cmd->prev;
   else
     h->cmds_done_tail = cmd->prev;
+}
+
+/* Take CMD, done, off the done list (a synchronous call's is on
+ * none) and the index, and free it.
+ */
+static void
+retire_done (struct nbd_handle *h, struct command *cmd)
+{
+  nbd_internal_cookie_index_remove (&h->cookies, cmd);
+  if (!cmd->sync)
+    unlink_done (h, cmd);
   retire_and_free_command (cmd);
 }
 
-/* 1 if the command is done (and retire it), -1 if it failed (also
- * retired), 0 if it is not done, or not known at all: as in libnbd,
- * where only a cookie below 1 is an error.
- */
-int
-nbd_unlocked_aio_command_completed (struct nbd_handle *h, uint64_t cookie)
+/* Retire CMD, done: 1 if it succeeded, -1 with its error if not. */
+static int
+retire_result (struct nbd_handle *h, struct command *cmd)
 {
-  struct command *cmd;
-  uint16_t type;
-  int err;
+  uint16_t type = cmd->type;
+  int err = cmd->error;
 
-  if (cookie < 1) {
-    set_error (EINVAL, "invalid aio cookie %" PRId64, (int64_t) cookie);
-    return -1;
-  }
-  cmd = nbd_internal_cookie_index_find (&h->cookies, cookie);
-  if (cmd == NULL || cmd->state != CMD_DONE)
-    return 0;
-  type = cmd->type;
-  err = cmd->error;
   retire_done (h, cmd);
   if (err) {
     set_error (err, "%s: command failed", command_name (type));
@@ -651,12 +675,32 @@ nbd_unlocked_aio_command_completed (struct nbd_handle *h, uint64_t cookie)
   return 1;
 }
 
+/* 1 if the command is done (and retire it), -1 if it failed (also
+ * retired), 0 if it is not done, or not known at all: as in libnbd,
+ * where only a cookie below 1 is an error.  Another thread's
+ * synchronous command is not known here (see the top of the file).
+ */
+int
+nbd_unlocked_aio_command_completed (struct nbd_handle *h, uint64_t cookie)
+{
+  struct command *cmd;
+
+  if (cookie < 1) {
+    set_error (EINVAL, "invalid aio cookie %" PRId64, (int64_t) cookie);
+    return -1;
+  }
+  cmd = nbd_internal_cookie_index_find (&h->cookies, cookie);
+  if (cmd == NULL || cmd->sync || cmd->state != CMD_DONE)
+    return 0;
+  return retire_result (h, cmd);
+}
+
 int64_t
 nbd_unlocked_aio_peek_command_completed (struct nbd_handle *h)
 {
   if (h->cmds_done)
     return h->cmds_done->cookie;
-  if (h->in_flight > 0) {
+  if (h->aio_in_flight > 0) {
     /* Often asked in a loop: the same message is not built again. */
     nbd_internal_set_error_text ("no in-flight command has completed yet");
     return 0;
@@ -671,7 +715,32 @@ nbd_unlocked_aio_in_flight (struct nbd_handle *h)
   /* Lock-free, as in libnbd: the count is only changed under the lock,
    * with atomic operations.
    */
-  return __atomic_load_n (&h->in_flight, __ATOMIC_RELAXED);
+  return __atomic_load_n (&h->aio_in_flight, __ATOMIC_RELAXED);
+}
+
+/* The next command queued is the calling synchronous call's own (see
+ * the top of the file): call it just before the nbd_unlocked_aio_*
+ * call whose cookie nbd_internal_run_until_done is given.
+ */
+void
+nbd_internal_issue_sync (struct nbd_handle *h)
+{
+  h->issuing_sync = true;
+}
+
+/* The synchronous call's command COOKIE: 1 done (and retired), -1
+ * failed (retired too), 0 not done yet.  Only its caller retires it,
+ * so it is still known.
+ */
+static int
+sync_completed (struct nbd_handle *h, int64_t cookie)
+{
+  struct command *cmd = nbd_internal_cookie_index_find (&h->cookies, cookie);
+
+  assert (cmd != NULL && cmd->sync);
+  if (cmd->state != CMD_DONE)
+    return 0;
+  return retire_result (h, cmd);
 }
 
 /* Drive the handle until the command COOKIE is done, then retire it.
@@ -685,9 +754,10 @@ nbd_internal_run_until_done (struct nbd_handle *h, int64_t cookie)
 {
   int r;
 
+  h->issuing_sync = false;      /* if the command was never queued */
   if (cookie == -1)
     return -1;
-  while ((r = nbd_unlocked_aio_command_completed (h, cookie)) == 0) {
+  while ((r = sync_completed (h, cookie)) == 0) {
     /* Another thread polls with the lock released: let it. */
     if (h->pollers > 0 && h->exclusive == 0) {
       nbd_internal_wait_for_poller (h);

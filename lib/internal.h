@@ -145,6 +145,10 @@ struct command {
   bool zero_unfilled;           /* a synchronous nbd_pread with
                                    pread_initialize: zero what was not
                                    filled if it fails (commands.c) */
+  bool sync;                    /* a synchronous call's, which its thread
+                                   waits for and retires: unseen by the
+                                   aio calls, never on cmds_done */
+  pthread_t owner;              /* sync: the thread that waits for it */
   int error;                    /* errno to report; 0 = success */
   size_t send_start, send_end;  /* being sent: where its bytes begin
                                    and end in the gathered send
@@ -172,6 +176,9 @@ struct nbd_handle {
   unsigned waiters;             /* threads waiting on wait_cond */
   unsigned exclusive;           /* synchronous calls with callbacks */
   int wake_fd;                  /* eventfd waking the pollers, or -1 */
+  uint64_t wake_gen;            /* wake-ups written so far */
+  unsigned wake_unseen;         /* pollers of the last wake-up not yet
+                                   back: drained when none is left */
   char *hname;                  /* never NULL, "nbd<N>" by default */
   uintptr_t private_data;       /* atomic: its calls skip the lock */
 
@@ -310,8 +317,14 @@ struct nbd_handle {
   struct cookie_index cookies;  /* every unretired command but DISC */
   struct command *cmds_done, *cmds_done_tail;
   int in_flight;                /* all unretired commands but done ones */
+  int aio_in_flight;            /* of them, not a synchronous call's:
+                                   what nbd_aio_in_flight reads (atomic) */
+  bool issuing_sync;            /* the next command queued is a
+                                   synchronous call's (commands.c) */
   uint64_t unique;              /* last cookie handed out */
   bool disconnect_request;      /* NBD_CMD_DISC queued or sent */
+  bool disconnect_waiting;      /* a disconnect waits for synchronous
+                                   calls to finish (waiters.c) */
 
   /* Statistics. */
   uint64_t bytes_sent, chunks_sent, bytes_received, chunks_received;
@@ -515,6 +528,7 @@ extern void nbd_internal_complete_command (struct nbd_handle *h,
 extern void nbd_internal_abort_commands (struct nbd_handle *h);
 extern void nbd_internal_abandon_pending (struct nbd_handle *h);
 extern void nbd_internal_free_all_commands (struct nbd_handle *h);
+extern void nbd_internal_issue_sync (struct nbd_handle *h);
 extern int nbd_internal_run_until_done (struct nbd_handle *h,
                                         int64_t cookie);
 
@@ -560,11 +574,12 @@ extern int nbd_internal_wake_fd (struct nbd_handle *h);
 extern int nbd_internal_poll_unlocked (struct nbd_handle *h,
                                        struct pollfd *fds, int nfds,
                                        int timeout, bool program);
-extern void nbd_internal_drain_wake_fd (struct nbd_handle *h);
 extern void nbd_internal_wake_pollers (struct nbd_handle *h);
 extern void nbd_internal_wake_waiters (struct nbd_handle *h);
 extern void nbd_internal_wait_for_poller (struct nbd_handle *h);
 extern void nbd_internal_command_queued (struct nbd_handle *h);
+extern void nbd_internal_sync_done_elsewhere (struct nbd_handle *h);
+extern int nbd_internal_wait_sync_commands (struct nbd_handle *h);
 extern void nbd_internal_begin_exclusive (struct nbd_handle *h);
 extern void nbd_internal_end_exclusive (struct nbd_handle *h);
 

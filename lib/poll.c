@@ -110,10 +110,8 @@ wait_for_fds (struct nbd_handle *h, struct pollfd *fds, int nfds,
     fds[nfds].events = POLLIN;
     fds[nfds].revents = 0;
     r = nbd_internal_poll_unlocked (h, fds, nfds + 1, timeout, program);
-    if (r > 0 && fds[nfds].revents) {
-      nbd_internal_drain_wake_fd (h);
-      r--;
-    }
+    if (r > 0 && fds[nfds].revents)
+      r--;                      /* waiters.c drains it */
     return r == 0 && fds[nfds].revents ? 1 : r;   /* woken: look again */
   }
   do

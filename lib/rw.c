@@ -364,9 +364,35 @@ nbd_unlocked_aio_block_status_filter (struct nbd_handle *h, uint64_t count,
                                         &cb);
 }
 
+/* Let other threads' synchronous calls finish first (waiters.c); the
+ * connection may end meanwhile.
+ */
+static int
+check_can_disconnect (struct nbd_handle *h)
+{
+  if (h->disconnect_request || h->disconnect_waiting) {
+    set_error (EINVAL, "cannot request more commands after NBD_CMD_DISC");
+    return -1;
+  }
+  if (h->in_flight == h->aio_in_flight)
+    return 0;
+  if (nbd_internal_wait_sync_commands (h) == -1)
+    return -1;
+  if (!nbd_internal_is_state_ready (h->state) &&
+      !nbd_internal_is_state_processing (h->state)) {
+    set_error (EINVAL, "invalid state: %s: the handle must be connected "
+               "with the server", nbd_internal_state_short_string (h->state));
+    return -1;
+  }
+  return 0;
+}
+
 int
 nbd_unlocked_aio_disconnect (struct nbd_handle *h, uint32_t flags)
 {
+  /* After any synchronous call another thread is waiting in. */
+  if (check_can_disconnect (h) == -1)
+    return -1;
   return nbd_internal_command_common (h, flags, NBD_CMD_DISC, 0, 0, 0, NULL,
                                       NULL) == -1 ? -1 : 0;
 }
@@ -378,6 +404,7 @@ nbd_unlocked_pread (struct nbd_handle *h, void *buf, size_t count,
                     uint64_t offset, uint32_t flags)
 {
   /* nbd_aio_pread, but zeroed late (see lib/commands.c). */
+  nbd_internal_issue_sync (h);
   return nbd_internal_run_until_done
     (h, nbd_internal_command_read (h, flags, offset, count, buf));
 }
@@ -392,6 +419,7 @@ nbd_unlocked_pread_structured (struct nbd_handle *h, void *buf, size_t count,
 
   /* Its callbacks run in this thread: no unlocked poll meanwhile. */
   nbd_internal_begin_exclusive (h);
+  nbd_internal_issue_sync (h);
   r = nbd_internal_run_until_done
     (h, nbd_unlocked_aio_pread_structured (h, buf, count, offset, chunk, &c,
                                            flags));
@@ -405,6 +433,7 @@ nbd_unlocked_pwrite (struct nbd_handle *h, const void *buf, size_t count,
 {
   nbd_completion_callback c = NBD_NULL_COMPLETION;
 
+  nbd_internal_issue_sync (h);
   return nbd_internal_run_until_done
     (h, nbd_unlocked_aio_pwrite (h, buf, count, offset, &c, flags));
 }
@@ -414,6 +443,7 @@ nbd_unlocked_flush (struct nbd_handle *h, uint32_t flags)
 {
   nbd_completion_callback c = NBD_NULL_COMPLETION;
 
+  nbd_internal_issue_sync (h);
   return nbd_internal_run_until_done (h, nbd_unlocked_aio_flush (h, &c,
                                                                  flags));
 }
@@ -424,6 +454,7 @@ nbd_unlocked_trim (struct nbd_handle *h, uint64_t count, uint64_t offset,
 {
   nbd_completion_callback c = NBD_NULL_COMPLETION;
 
+  nbd_internal_issue_sync (h);
   return nbd_internal_run_until_done
     (h, nbd_unlocked_aio_trim (h, count, offset, &c, flags));
 }
@@ -434,6 +465,7 @@ nbd_unlocked_cache (struct nbd_handle *h, uint64_t count, uint64_t offset,
 {
   nbd_completion_callback c = NBD_NULL_COMPLETION;
 
+  nbd_internal_issue_sync (h);
   return nbd_internal_run_until_done
     (h, nbd_unlocked_aio_cache (h, count, offset, &c, flags));
 }
@@ -444,6 +476,7 @@ nbd_unlocked_zero (struct nbd_handle *h, uint64_t count, uint64_t offset,
 {
   nbd_completion_callback c = NBD_NULL_COMPLETION;
 
+  nbd_internal_issue_sync (h);
   return nbd_internal_run_until_done
     (h, nbd_unlocked_aio_zero (h, count, offset, &c, flags));
 }
@@ -458,6 +491,7 @@ nbd_unlocked_block_status (struct nbd_handle *h, uint64_t count,
 
   /* Its callbacks run in this thread: no unlocked poll meanwhile. */
   nbd_internal_begin_exclusive (h);
+  nbd_internal_issue_sync (h);
   r = nbd_internal_run_until_done
     (h, nbd_unlocked_aio_block_status (h, count, offset, extent, &c, flags));
   nbd_internal_end_exclusive (h);
@@ -475,6 +509,7 @@ nbd_unlocked_block_status_64 (struct nbd_handle *h, uint64_t count,
 
   /* Its callbacks run in this thread: no unlocked poll meanwhile. */
   nbd_internal_begin_exclusive (h);
+  nbd_internal_issue_sync (h);
   r = nbd_internal_run_until_done
     (h, nbd_unlocked_aio_block_status_64 (h, count, offset, extent64, &c,
                                           flags));
@@ -493,6 +528,7 @@ nbd_unlocked_block_status_filter (struct nbd_handle *h, uint64_t count,
 
   /* Its callbacks run in this thread: no unlocked poll meanwhile. */
   nbd_internal_begin_exclusive (h);
+  nbd_internal_issue_sync (h);
   r = nbd_internal_run_until_done
     (h, nbd_unlocked_aio_block_status_filter (h, count, offset, contexts,
                                               extent64, &c, flags));
@@ -508,7 +544,7 @@ nbd_unlocked_shutdown (struct nbd_handle *h, uint32_t flags)
     return nbd_unlocked_opt_abort (h);
   if (flags & LIBNBD_SHUTDOWN_ABANDON_PENDING)
     nbd_internal_abandon_pending (h);
-  if (!h->disconnect_request &&
+  if (!h->disconnect_request && !h->disconnect_waiting &&
       (nbd_internal_is_state_ready (h->state) ||
        nbd_internal_is_state_processing (h->state)) &&
       nbd_unlocked_aio_disconnect (h, 0) == -1)

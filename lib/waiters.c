@@ -4,7 +4,12 @@
  * meanwhile: N threads, N requests in flight.  One thread polls at a
  * time for the synchronous calls; the others wait on a condition
  * variable until a poll has handled what arrived.  An internal eventfd
- * wakes a poller when its poll set is out of date.
+ * wakes a poller when its poll set is out of date, or when another
+ * thread (a program's nbd_poll or nbd_aio_notify_*) handled the reply
+ * it waits for.  A wake-up stays readable until every thread that was
+ * polling when it was written has come back from its poll: a thread
+ * that released the lock but has not yet entered poll(2) must still
+ * find it there, so neither it nor a poller that came later drains it.
  *
  * A synchronous call with a callback (nbd_pread_structured,
  * nbd_block_status...) must see its callbacks in its own thread, so it
@@ -21,6 +26,15 @@
 #include <sys/eventfd.h>
 
 #include "internal.h"
+
+static void
+drain_wake_fd (struct nbd_handle *h)
+{
+  uint64_t v;
+
+  if (read (h->wake_fd, &v, sizeof v) == -1 && errno != EAGAIN)
+    debug (h, "reading the wake-up eventfd: %m");
+}
 
 /* The eventfd to add to a poll that releases the lock, or -1 if this
  * poll must keep it: negotiating (opt calls carry callbacks), or an
@@ -45,6 +59,7 @@ int
 nbd_internal_poll_unlocked (struct nbd_handle *h, struct pollfd *fds,
                             int nfds, int timeout, bool program)
 {
+  uint64_t gen = h->wake_gen;
   int r, err;
 
   h->pollers++;
@@ -57,17 +72,11 @@ nbd_internal_poll_unlocked (struct nbd_handle *h, struct pollfd *fds,
   pthread_mutex_lock (&h->lock);
   h->pollers--;
   h->program_pollers -= program;
+  /* Polling when the last wake-up was written: one fewer to see it. */
+  if (gen != h->wake_gen && --h->wake_unseen == 0)
+    drain_wake_fd (h);
   errno = err;
   return r;
-}
-
-void
-nbd_internal_drain_wake_fd (struct nbd_handle *h)
-{
-  uint64_t v;
-
-  if (h->wake_fd >= 0 && read (h->wake_fd, &v, sizeof v) == -1)
-    debug (h, "reading the wake-up eventfd: %m");
 }
 
 /* Make threads in an unlocked poll look again. */
@@ -76,9 +85,14 @@ nbd_internal_wake_pollers (struct nbd_handle *h)
 {
   uint64_t one = 1;
 
-  if (h->pollers > 0 && h->wake_fd >= 0 &&
-      write (h->wake_fd, &one, sizeof one) == -1)
+  if (h->pollers == 0 || h->wake_fd == -1)
+    return;
+  if (write (h->wake_fd, &one, sizeof one) == -1) {
     debug (h, "writing the wake-up eventfd: %m");
+    return;
+  }
+  h->wake_gen++;
+  h->wake_unseen = h->pollers;
 }
 
 /* Tell the threads waiting for a poller that one poll is over. */
@@ -117,6 +131,44 @@ nbd_internal_command_queued (struct nbd_handle *h)
       nbd_internal_direction (h) & LIBNBD_AIO_DIRECTION_WRITE)
     nbd_internal_wake_pollers (h);
   nbd_internal_wake_waiters (h);
+}
+
+/* A synchronous call's command is done, but in another thread than
+ * the one waiting for it: a program's nbd_aio_notify_* or nbd_poll
+ * took the reply the waiter's own poll was woken for, or will never
+ * see.  Wake it, wherever it waits.
+ */
+void
+nbd_internal_sync_done_elsewhere (struct nbd_handle *h)
+{
+  nbd_internal_wake_pollers (h);
+  nbd_internal_wake_waiters (h);
+}
+
+/* Before NBD_CMD_DISC is queued: wait, the lock released, until no
+ * other thread's synchronous command is unfinished, polling when no
+ * other thread polls.  In libnbd 1.22 the disconnect waits for the
+ * lock until those calls have returned; sent behind their requests,
+ * it would end the connection under them (a server may drop requests
+ * still in flight at NBD_CMD_DISC).  Meanwhile new commands are
+ * refused as after NBD_CMD_DISC (commands.c).  -1 if polling failed.
+ */
+int
+nbd_internal_wait_sync_commands (struct nbd_handle *h)
+{
+  int r = 0;
+
+  h->disconnect_waiting = true;
+  while (h->in_flight > h->aio_in_flight) {
+    if (h->pollers > 0 && h->exclusive == 0)
+      nbd_internal_wait_for_poller (h);
+    else if (nbd_internal_poll_for_command (h) == -1) {
+      r = -1;
+      break;
+    }
+  }
+  h->disconnect_waiting = false;
+  return r;
 }
 
 /* Before a synchronous call with callbacks issues its command: no

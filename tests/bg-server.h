@@ -53,7 +53,7 @@ bg_server_start_with (const char *args, bool logged)
 {
   struct bg_server *srv = &bg_server;
   struct timespec ts = { 0, 50000000 };
-  char cmd[512];
+  char cmd[1024];
   FILE *fp;
   int i;
 

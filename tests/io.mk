@@ -21,6 +21,11 @@ io_c_tests = \
 	io-threads-sync-killed \
 	io-threads-sync-shutdown \
 	io-threads-sync-slow-one \
+	io-threads-sync-reaper \
+	io-threads-sync-invisible \
+	io-threads-sync-notify \
+	io-threads-sync-disconnect \
+	io-threads-sync-error \
 	io-poll-woken \
 	io-pread-initialize \
 	io-aio-read-zeroed \

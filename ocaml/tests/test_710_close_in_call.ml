@@ -61,10 +61,12 @@ let thread_closes () =
   let reader () =
     let buf = Bytes.create 512 in
     result := Some (try NBD.pread nbd buf 0L; Ok buf with e -> Error e) in
+  let sent = NBD.stats_chunks_sent nbd in
   let t = Thread.create reader () in
-  (* The reader is inside its call once its read is in flight (a call
-     that skips the lock can tell, while the reader holds it). *)
-  while NBD.aio_in_flight nbd = 0 do Thread.delay 0.01 done;
+  (* The reader is inside its call once its read has left (a call that
+     skips the lock can tell, while the reader holds it; aio_in_flight
+     does not count another thread's synchronous call, as in 1.22). *)
+  while NBD.stats_chunks_sent nbd = sent do Thread.delay 0.01 done;
   NBD.close nbd;
   check_closed "thread" nbd;
   Thread.join t;
