@@ -62,6 +62,25 @@ static const struct socket_ops plain_ops = {
   .close = plain_close,
 };
 
+/* The send buffer of a Unix socket the library connects itself,
+ * as libnbd 1.24 sets it: Linux's default (212992 bytes) holds a
+ * fifth of a 1 MiB write, so a pipeline of large writes stalls on
+ * every one; 2 MiB keeps the server's side fed (bench/README.md,
+ * "Unix socket send buffer").  Sockets the program passes in, or
+ * socketpairs to a subprocess, are left as they are, as in 1.24.  A
+ * refusal is no error: the default still works.
+ */
+void
+nbd_internal_socket_set_buffers (struct nbd_handle *h, int fd, int family)
+{
+  int size = 2 * 1024 * 1024;
+
+  if (family != AF_UNIX)
+    return;
+  if (setsockopt (fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size) == -1)
+    debug (h, "setsockopt: SO_SNDBUF: %m");
+}
+
 /* Wrap a connected (or connecting) non-blocking fd.  The fd is not
  * closed on failure.
  */

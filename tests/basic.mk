@@ -17,6 +17,7 @@ basic_c_tests = \
 	basic-debug-callback \
 	basic-debug-env \
 	basic-connect-unix \
+	basic-socket-buffers \
 	basic-connect-tcp \
 	basic-connect-tcp-refused \
 	basic-connect-uri-unix \
