@@ -1,7 +1,10 @@
 #!/bin/bash -
 # run-python-test.sh: run one python/t test with the build's module.
 # Usage (from python/Makefile.am): run-python-test.sh t/NNN-name.py
+# A test that starts python itself runs $NBD_TEST_PYTHON -c CODE, which
+# is this script, so the child gets the same sanitizer runtimes.
 set -e
+export NBD_TEST_PYTHON="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 
 if [ "${LIBNBD_VALGRIND:-}" = 1 ]; then
   echo "$0: skipped under valgrind: the interpreter's own noise and" \
@@ -19,7 +22,11 @@ if [ -n "$py_preload" ]; then
 import os, runpy, sys
 os.environ.pop("LD_PRELOAD", None)
 sys.argv = sys.argv[1:]
-runpy.run_path(sys.argv[0], run_name="__main__")' "$@"
+if sys.argv[0] == "-c":
+    code = sys.argv.pop(1)
+    exec(compile(code, "<string>", "exec"), {"__name__": "__main__"})
+else:
+    runpy.run_path(sys.argv[0], run_name="__main__")' "$@"
 fi
 
 exec "${PYTHON:-python3}" "$@"

@@ -3,16 +3,20 @@
 # version and then the loaded library's, each on a line, after what
 # Python had buffered.  C's stdout is a pipe here, so the child's
 # output is read back whole.
+import os
 import subprocess
 import sys
 
 import nbd
 
+# The runner, so that a sanitizer build preloads its runtimes here too.
+python = os.environ.get("NBD_TEST_PYTHON", sys.executable)
+
 code = ("import libnbdmod, sys\n"
         "sys.stdout.write('first\\n')\n"
         "libnbdmod.display_version('nbdsh')\n"
         "sys.stdout.write('last\\n')\n")
-out = subprocess.run([sys.executable, "-c", code], check=True,
+out = subprocess.run([python, "-c", code], check=True,
                      stdout=subprocess.PIPE, text=True).stdout
 lines = out.split("\n")
 h = nbd.NBD()

@@ -7,6 +7,9 @@ import subprocess
 import sys
 import nbd
 
+# The runner, so that a sanitizer build preloads its runtimes here too.
+python = os.environ.get("NBD_TEST_PYTHON", sys.executable)
+
 page = os.path.join("..", "docs", "libnbd-python.3")
 with open(page) as f:
     troff = f.read()
@@ -23,7 +26,7 @@ m = re.search(r"^\.SH SYNOPSIS\n(?:.*\n)*?\.nf\n((?:.*\n)*?)\.fi$", troff,
 assert m, "no synopsis block in %s" % page
 prog = "".join(unescape(l) + "\n" if l != ".sp" else "\n"
                for l in m.group(1).splitlines())
-out = subprocess.run([sys.executable, "-c", prog], check=True,
+out = subprocess.run([python, "-c", prog], check=True,
                      stdout=subprocess.PIPE, text=True).stdout
 assert out == "1048576 b'hello'\n", out
 
