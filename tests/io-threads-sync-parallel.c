@@ -33,6 +33,10 @@ static struct nbd_handle *h;
 static bool done;                      /* atomic */
 static int max_in_flight;
 static pthread_t extent_caller;
+/* The readers start together, so that on a loaded machine a thread
+ * created late cannot make the calls look serialised.
+ */
+static pthread_barrier_t start;
 static bool extent_in_caller = true;   /* atomic */
 
 /* nbdkit pattern: each 8-byte word is its own offset, big-endian. */
@@ -59,6 +63,7 @@ reader (void *arg)
   unsigned char buf[LEN];
   int i;
 
+  pthread_barrier_wait (&start);
   for (i = 0; i < READS; ++i) {
     uint64_t offset = (t * READS + i) * LEN;
     if (nbd_pread (h, buf, LEN, offset, 0) == -1)
@@ -131,6 +136,7 @@ main (void)
   CHECK (nbd_connect_command (h, argv) == 0);
   sent0 = nbd_stats_chunks_sent (h);
   received0 = nbd_stats_chunks_received (h);
+  CHECK (pthread_barrier_init (&start, NULL, THREADS) == 0);
   CHECK (pthread_create (&mon, NULL, monitor, NULL) == 0);
   for (t = 0; t < THREADS; ++t)
     CHECK (pthread_create (&threads[t], NULL, reader, (void *) t) == 0);
@@ -138,6 +144,7 @@ main (void)
   for (t = 0; t < THREADS; ++t)
     CHECK (pthread_join (threads[t], NULL) == 0);
   CHECK (pthread_join (bs, NULL) == 0);
+  CHECK (pthread_barrier_destroy (&start) == 0);
   __atomic_store_n (&done, true, __ATOMIC_RELAXED);
   CHECK (pthread_join (mon, NULL) == 0);
   printf ("most requests in flight at once: %d of %d threads "
