@@ -743,6 +743,20 @@ sync_completed (struct nbd_handle *h, int64_t cookie)
   return retire_result (h, cmd);
 }
 
+/* One round of waiting for replies in a synchronous call: if another
+ * thread polls with the lock released, let it and wait until it has
+ * handled a poll's worth; else poll this thread.  -1 if polling failed.
+ */
+static int
+wait_for_replies (struct nbd_handle *h)
+{
+  if (h->pollers > 0 && h->exclusive == 0) {
+    nbd_internal_wait_for_poller (h);
+    return 0;
+  }
+  return nbd_internal_poll_for_command (h);
+}
+
 /* Drive the handle until the command COOKIE is done, then retire it.
  * 0 on success, -1 with the error set.  The command may point into
  * the caller's stack: if waiting fails before it is done, the handle
@@ -758,12 +772,7 @@ nbd_internal_run_until_done (struct nbd_handle *h, int64_t cookie)
   if (cookie == -1)
     return -1;
   while ((r = sync_completed (h, cookie)) == 0) {
-    /* Another thread polls with the lock released: let it. */
-    if (h->pollers > 0 && h->exclusive == 0) {
-      nbd_internal_wait_for_poller (h);
-      continue;
-    }
-    if (nbd_internal_poll_for_command (h) == -1) {
+    if (wait_for_replies (h) == -1) {
       struct command *cmd;
       nbd_internal_go_dead (h);
       /* Failed by now; retired without replacing the poll's error. */
@@ -774,4 +783,29 @@ nbd_internal_run_until_done (struct nbd_handle *h, int64_t cookie)
     }
   }
   return r == 1 ? 0 : -1;
+}
+
+/* Before NBD_CMD_DISC is queued: wait, the lock released, until no
+ * other thread's synchronous command is unfinished, polling when no
+ * other thread polls.  In libnbd 1.22 the disconnect waits for the
+ * lock until those calls have returned; sent behind their requests,
+ * it would end the connection under them (a server may drop requests
+ * still in flight at NBD_CMD_DISC).  Meanwhile new commands are
+ * refused as after NBD_CMD_DISC (check_can_queue).  -1 if polling
+ * failed.
+ */
+int
+nbd_internal_wait_sync_commands (struct nbd_handle *h)
+{
+  int r = 0;
+
+  h->disconnect_waiting = true;
+  while (h->in_flight > h->aio_in_flight) {
+    if (wait_for_replies (h) == -1) {
+      r = -1;
+      break;
+    }
+  }
+  h->disconnect_waiting = false;
+  return r;
 }

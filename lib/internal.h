@@ -528,6 +528,7 @@ extern int nbd_internal_reply_command (struct nbd_handle *h,
 extern void nbd_internal_complete_command (struct nbd_handle *h,
                                            struct command *cmd);
 extern void nbd_internal_abort_commands (struct nbd_handle *h);
+extern int nbd_internal_wait_sync_commands (struct nbd_handle *h);
 extern void nbd_internal_abandon_pending (struct nbd_handle *h);
 extern void nbd_internal_free_all_commands (struct nbd_handle *h);
 extern void nbd_internal_issue_sync (struct nbd_handle *h);
@@ -579,9 +580,7 @@ extern int nbd_internal_poll_unlocked (struct nbd_handle *h,
 extern void nbd_internal_wake_pollers (struct nbd_handle *h);
 extern void nbd_internal_wake_waiters (struct nbd_handle *h);
 extern void nbd_internal_wait_for_poller (struct nbd_handle *h);
-extern void nbd_internal_command_queued (struct nbd_handle *h);
 extern void nbd_internal_sync_done_elsewhere (struct nbd_handle *h);
-extern int nbd_internal_wait_sync_commands (struct nbd_handle *h);
 extern void nbd_internal_begin_exclusive (struct nbd_handle *h);
 extern void nbd_internal_end_exclusive (struct nbd_handle *h);
 
@@ -589,6 +588,7 @@ extern void nbd_internal_end_exclusive (struct nbd_handle *h);
 extern unsigned nbd_internal_direction (struct nbd_handle *h);
 extern int nbd_internal_poll_for_command (struct nbd_handle *h);
 extern int nbd_internal_flush_batch (struct nbd_handle *h);
+extern void nbd_internal_command_queued (struct nbd_handle *h);
 
 /* Store the state (and the direction it waits in) that lock-free calls
  * read.  Called by the run loop in states.c.

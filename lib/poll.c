@@ -1,5 +1,7 @@
 /* poll.c: driving the handle from an event loop: fd, direction,
- * notifications, nbd_poll, and the public state predicates.
+ * notifications, nbd_poll, sending what was queued while others poll,
+ * and the public state predicates.  It polls with the lock released
+ * through waiters.c, which never calls back here.
  */
 #include <config.h>
 
@@ -62,6 +64,25 @@ nbd_internal_flush_batch (struct nbd_handle *h)
   r = nbd_internal_run (h, CmdIssue);
   h->force_send = false;
   return r;
+}
+
+/* A new command is queued: while a thread polls with the lock
+ * released, nobody would send a batch kept back for it, so send it
+ * now.  A program in nbd_poll is woken, to see the new command; a
+ * synchronous call's poll only if its poll set no longer fits (part of
+ * the request still to write): otherwise its reply will wake it.
+ */
+void
+nbd_internal_command_queued (struct nbd_handle *h)
+{
+  if (h->pollers == 0)
+    return;
+  if (nbd_internal_flush_batch (h) == -1)
+    debug (h, "sending a new command: %s", nbd_get_error ());
+  if (h->program_pollers > 0 ||
+      nbd_internal_direction (h) & LIBNBD_AIO_DIRECTION_WRITE)
+    nbd_internal_wake_pollers (h);
+  nbd_internal_wake_waiters (h);
 }
 
 int

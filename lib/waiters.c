@@ -16,6 +16,11 @@
  * runs exclusive: it waits until no thread is in an unlocked poll, and
  * holds the lock from issuing its command until it is done, as before.
  * Negotiation always polls with the lock held.
+ *
+ * This file is the bottom layer of that: who polls unlocked, who
+ * waits, and how to wake them.  It calls nothing in poll.c or
+ * commands.c; they call it (poll.c to poll unlocked, commands.c to
+ * wait its turn).
  */
 #include <config.h>
 
@@ -114,25 +119,6 @@ nbd_internal_wait_for_poller (struct nbd_handle *h)
   h->waiters--;
 }
 
-/* A new command is queued: while a thread polls with the lock
- * released, nobody would send a batch kept back for it, so send it
- * now.  A program in nbd_poll is woken, to see the new command; a
- * synchronous call's poll only if its poll set no longer fits (part of
- * the request still to write): otherwise its reply will wake it.
- */
-void
-nbd_internal_command_queued (struct nbd_handle *h)
-{
-  if (h->pollers == 0)
-    return;
-  if (nbd_internal_flush_batch (h) == -1)
-    debug (h, "sending a new command: %s", nbd_get_error ());
-  if (h->program_pollers > 0 ||
-      nbd_internal_direction (h) & LIBNBD_AIO_DIRECTION_WRITE)
-    nbd_internal_wake_pollers (h);
-  nbd_internal_wake_waiters (h);
-}
-
 /* A synchronous call's command is done, but in another thread than
  * the one waiting for it: a program's nbd_aio_notify_* or nbd_poll
  * took the reply the waiter's own poll was woken for, or will never
@@ -143,32 +129,6 @@ nbd_internal_sync_done_elsewhere (struct nbd_handle *h)
 {
   nbd_internal_wake_pollers (h);
   nbd_internal_wake_waiters (h);
-}
-
-/* Before NBD_CMD_DISC is queued: wait, the lock released, until no
- * other thread's synchronous command is unfinished, polling when no
- * other thread polls.  In libnbd 1.22 the disconnect waits for the
- * lock until those calls have returned; sent behind their requests,
- * it would end the connection under them (a server may drop requests
- * still in flight at NBD_CMD_DISC).  Meanwhile new commands are
- * refused as after NBD_CMD_DISC (commands.c).  -1 if polling failed.
- */
-int
-nbd_internal_wait_sync_commands (struct nbd_handle *h)
-{
-  int r = 0;
-
-  h->disconnect_waiting = true;
-  while (h->in_flight > h->aio_in_flight) {
-    if (h->pollers > 0 && h->exclusive == 0)
-      nbd_internal_wait_for_poller (h);
-    else if (nbd_internal_poll_for_command (h) == -1) {
-      r = -1;
-      break;
-    }
-  }
-  h->disconnect_waiting = false;
-  return r;
 }
 
 /* Before a synchronous call with callbacks issues its command: no
