@@ -1,20 +1,22 @@
 #!/bin/bash -
-# bench/matrix.sh: the benchmark matrix of issue 18.  Ours against
-# libnbd 1.22.2 (Debian 13, unpacked, never installed) and 1.14.2
-# (Debian 12, the system libnbd), side by side, every workload of the
-# issue's table.  Run by hand from a built tree; see bench/README.md.
+# bench/matrix.sh: the benchmark matrix of issues 18 and 42.  Ours
+# against libnbd 1.24.4 (Debian sid) and 1.22.2 (Debian 13), both
+# unpacked, never installed, and 1.14.2 (Debian 12, the system libnbd),
+# side by side, every workload of the issues' tables.  Run by hand from
+# a built tree; see bench/README.md.
 #
 # Per workload: WARMUP untimed rounds, then ROUNDS rounds; each round
-# runs the three libraries once, in an order rotated by one each round
-# (ours 1.22.2 1.14.2, then 1.22.2 1.14.2 ours, ...), each run against
+# runs the four libraries once, in an order rotated by one each round
+# (ours 1.24.4 1.22.2 1.14.2, then 1.24.4 1.22.2 1.14.2 ours, ...),
+# each run against
 # a fresh nbdkit started on its own (not through --run), so that
 # /usr/bin/time around the client measures the client alone.
 #
 # Library workloads run ONE binary on every library: the example
 # examples/threaded-reads-and-writes.c built by build-peer.sh against
 # Debian 12's header (bench/build-peer/), loaded on ours through
-# LD_LIBRARY_PATH, on 1.22.2 through PEER13/run (its own loader), on
-# 1.14.2 plainly.  nbdcopy workloads run each library's own nbdcopy.
+# LD_LIBRARY_PATH, on 1.24.4 through PEERSID/run and on 1.22.2 through
+# PEER13/run (each its own loader), on 1.14.2 plainly.  nbdcopy workloads run each library's own nbdcopy.
 #
 # Figures per run: wall (the example's own "seconds:", which starts
 # after every handle has connected; for nbdcopy, the elapsed time of the
@@ -35,10 +37,13 @@
 #   bytes, by checksum of a copy to stdout),
 #   QUICK (0; 1: small sizes, 1 round, no warm-up, to check the script;
 #   its table is labelled QUICK and its plot goes to matrix-quick.png),
-#   PEER13 (where debian13.sh unpacked 1.22.2: bench/peer13, else
-#   ../peer13 beside the source tree; unpacked into bench/peer13 with
-#   ../shared/peers/debian13.sh when neither exists),
+#   PEER13 (where 1.22.2 is unpacked: the cache that
+#   scripts/peer-libnbd-1.22.sh fills, /var/cache/libnbd-peers/debian13,
+#   else bench/peer13, else ../peer13 beside the source tree; unpacked
+#   into bench/peer13 with ../shared/peers/debian13.sh when none exists),
 #   DEBIAN13_SH (the unpacking script, ../shared/peers/debian13.sh),
+#   PEERSID (where libnbd 1.24.4 is unpacked: the cache that
+#   scripts/peer-libnbd-1.24.sh fills, /var/cache/libnbd-peers/debian-sid),
 #   MATRIX_README (bench/README.md; "none" to leave it alone),
 #   MATRIX_PNG (bench/matrix.png, or bench/matrix-quick.png with QUICK).
 #   BUILDDIR as in functions.sh.
@@ -75,7 +80,8 @@ workloads="${wl[*]}"
 dense_to="${DENSE_TO:-null}"
 verify="${VERIFY:-1}"
 readme="${MATRIX_README:-$bench_dir/README.md}"
-libs=(ours 1.22.2 1.14.2)
+libs=(ours 1.24.4 1.22.2 1.14.2)
+peers=("${libs[@]:1}")
 
 # The command line that reproduces this run, every setting spelled out.
 command_line="QUICK=$quick ROUNDS=$rounds WARMUP=$warmup\
@@ -107,6 +113,8 @@ find_peer13 ()
 
   if [ -n "${PEER13:-}" ]; then
     peer13="$PEER13"
+  elif [ -x /var/cache/libnbd-peers/debian13/run ]; then
+    peer13=/var/cache/libnbd-peers/debian13    # scripts/peer-libnbd-1.22.sh
   elif [ -x "$bench_dir/peer13/run" ]; then
     peer13="$bench_dir/peer13"
   elif [ -x "$top_srcdir/../peer13/run" ]; then
@@ -126,11 +134,24 @@ find_peer13 ()
   [ "$d" = 1.22.2 ] || die "$peer13/nbdcopy runs on libnbd '$d', not 1.22.2"
 }
 
+# 1.24.4: the tree scripts/peer-libnbd-1.24.sh unpacks.
+find_peersid ()
+{
+  local d
+  peersid="${PEERSID:-/var/cache/libnbd-peers/debian-sid}"
+  [ -x "$peersid/run" ] && [ -x "$peersid/nbdcopy" ] ||
+    die "no libnbd 1.24.4 at $peersid (run scripts/peer-libnbd-1.24.sh" \
+        "or set PEERSID)"
+  d="$("$peersid/nbdcopy" --version | awk '/^libnbd/ { print $2 }')"
+  [ "$d" = 1.24.4 ] || die "$peersid/nbdcopy runs on libnbd '$d', not 1.24.4"
+}
+
 # The example binary, rebuilt when the source is newer.
 if [ ! -x "$peer_bin" ] || [ "$example_src" -nt "$peer_bin" ]; then
   "$bench_dir/build-peer.sh"
 fi
 find_peer13
+find_peersid
 
 ours_libdir="$builddir/lib/.libs"
 ours_nbdcopy="$builddir/copy/.libs/nbdcopy"
@@ -147,6 +168,7 @@ lib_prefix ()
 {
   case "$1" in
     ours) prefix=("${base_env[@]}" "LD_LIBRARY_PATH=$ours_libdir") ;;
+    1.24.4) prefix=("${base_env[@]}" "$peersid/run") ;;
     1.22.2) prefix=("${base_env[@]}" "$peer13/run") ;;
     1.14.2) prefix=("${base_env[@]}") ;;
   esac
@@ -158,6 +180,7 @@ copy_prefix ()
   case "$1" in
     ours) prefix=("${base_env[@]}" "LD_LIBRARY_PATH=$ours_libdir"
                   "$ours_nbdcopy") ;;
+    1.24.4) prefix=("${base_env[@]}" "$peersid/nbdcopy") ;;
     1.22.2) prefix=("${base_env[@]}" "$peer13/nbdcopy") ;;
     1.14.2) prefix=("${base_env[@]}" /usr/bin/nbdcopy) ;;
   esac
@@ -171,20 +194,21 @@ check_sides ()
 
   for lib in "${libs[@]}"; do
     lib_prefix "$lib"
-    if [ "$lib" = 1.22.2 ]; then
+    if [ "$lib" = 1.22.2 ] || [ "$lib" = 1.24.4 ]; then
       got="$("${prefix[@]}" --list "$peer_bin" |
              awk '/libnbd\.so/ { print $3 }')"
     else
       got="$("${prefix[@]}" ldd "$peer_bin" |
              awk '/libnbd\.so/ { print $3 }')"
     fi
-    # ours from the build tree; 1.22.2 from its unpacked tree (where
-    # PEER13/run points, not always under PEER13), 1.14.2 from the
-    # system's: never one another's.
+    # ours from the build tree; 1.24.4 and 1.22.2 from their unpacked
+    # trees (where their run points, not always under the tree), 1.14.2
+    # from the system's: never one another's.
     case "$lib:$got" in
       ours:"$ours_libdir"/*) ;;
       ours:*|*:"$builddir"/*|*:) die "the example on $lib would load '$got'" ;;
-      1.22.2:/lib/*|1.22.2:/usr/lib/*|1.14.2:"$peer13"/*)
+      1.2[24].*:/lib/*|1.2[24].*:/usr/lib/*|1.14.2:"$peer13"/*|\
+      1.14.2:"$peersid"/*|1.22.2:"$peersid"/*|1.24.4:"$peer13"/*)
         die "the example on $lib would load '$got'" ;;
     esac
     copy_prefix "$lib"
@@ -348,9 +372,10 @@ for w in $workloads; do
   printf '%-6s %-7s %9s %9s %9s\n' round lib "wall s" "CPU s" "RSS MB"
   b0="$(busy_ticks)"; o0="$(own_ticks)"; s0="$(date +%s.%N)"
   for ((r = 1 - warmup; r <= rounds; r++)); do
-    for ((k = 0; k < 3; k++)); do
-      # Timed round 1 starts with ours, round 2 with 1.22.2, ...
-      lib="${libs[$(( ((r - 1 + k) % 3 + 3) % 3 ))]}"
+    for ((k = 0; k < ${#libs[@]}; k++)); do
+      # Timed round 1 starts with ours, round 2 with 1.24.4, ...
+      n=${#libs[@]}
+      lib="${libs[$(( ((r - 1 + k) % n + n) % n ))]}"
       run_one "$w" "$lib"
       label="$r"
       [ "$r" -gt 0 ] || label=warm
@@ -419,28 +444,30 @@ table="$tmpdir/table.md"
 plotdat="$tmpdir/plot.dat"
 : >"$plotdat"
 {
-  echo "| workload | wall 1.22.2 / ours | wall 1.14.2 / ours |" \
-       "CPU ours / 1.22.2 | CPU ours / 1.14.2 |" \
-       "wall s ours, 1.22.2, 1.14.2 | CPU s ours, 1.22.2, 1.14.2 |" \
-       "peak RSS MB ours, 1.22.2, 1.14.2 | other CPU |"
-  echo "|---|---|---|---|---|---|---|---|---|"
+  head="| workload |"
+  for p in "${peers[@]}"; do head="$head wall $p / ours |"; done
+  for p in "${peers[@]}"; do head="$head CPU ours / $p |"; done
+  all="${libs[*]}"
+  echo "$head wall s ${all// /, } | CPU s ${all// /, } |" \
+       "peak RSS MB ${all// /, } | other CPU |"
+  echo "|---|$(printf -- '---|%.0s' "${peers[@]}" "${peers[@]}")---|---|---|---|"
   for w in $workloads; do
-    walls="" cpus="" rsss=""
+    walls="" cpus="" rsss="" cells="" plot="$w"
     for lib in "${libs[@]}"; do
       walls="$walls${walls:+, }$(printf '%.3f' "$(med "$w" "$lib" 4)")"
       cpus="$cpus${cpus:+, }$(printf '%.3f' "$(med "$w" "$lib" 5)")"
       rsss="$rsss${rsss:+, }$(awk -v k="$(med "$w" "$lib" 6)" \
                                 'BEGIN { printf "%.1f", k / 1024 }')"
     done
-    echo "| \`$w\`: $(describe "$w") | $(cell "$w" 1.22.2 wall) |" \
-         "$(cell "$w" 1.14.2 wall) | $(cell "$w" 1.22.2 cpu) |" \
-         "$(cell "$w" 1.14.2 cpu) | $walls | $cpus | $rsss |" \
+    for kind in wall cpu; do
+      for p in "${peers[@]}"; do
+        cells="$cells $(cell "$w" "$p" "$kind") |"
+        plot="$plot $(ratios "$w" "$p" "$kind" | median)"
+      done
+    done
+    echo "| \`$w\`: $(describe "$w") |$cells $walls | $cpus | $rsss |" \
          "$(awk -v w="$w" '$1 == w { print $2 }' "$other_cpu")% |"
-    printf '%s %s %s %s %s\n' "$w" \
-      "$(ratios "$w" 1.22.2 wall | median)" \
-      "$(ratios "$w" 1.14.2 wall | median)" \
-      "$(ratios "$w" 1.22.2 cpu | median)" \
-      "$(ratios "$w" 1.14.2 cpu | median)" >>"$plotdat"
+    echo "$plot" >>"$plotdat"
   done
 } >"$table"
 
@@ -452,12 +479,27 @@ cat "$table"
 # ---- the plot ---------------------------------------------------------
 
 # Each panel's y range reaches past the highest bar and past 1, so the
-# line at 1 (level with the peer) always shows.
+# line at 1 (level with the peer) always shows.  Columns A to B.
 ymax ()
 {
-  awk -v a="$1" -v b="$2" '{ if ($a > m) m = $a; if ($b > m) m = $b }
+  awk -v a="$1" -v b="$2" '{ for (i = a; i <= b; i++) if ($i > m) m = $i }
     END { m *= 1.15; if (m < 1.2) m = 1.2; printf "%.2f", m }' "$plotdat"
 }
+
+# plot_cols FIRST: the gnuplot plot list of one panel, a bar per peer
+# from column FIRST on.
+plot_cols ()
+{
+  local i=0 p list=""
+  for p in "${peers[@]}"; do
+    if [ "$i" = 0 ]; then list="\"$plotdat\" using $(( $1 + i )):xtic(1)"
+    else list="$list, \"\" using $(( $1 + i ))"; fi
+    list="$list title \"$p\""
+    i=$(( i + 1 ))
+  done
+  echo "$list, 1 notitle lw 2 lc rgb \"black\""
+}
+np=${#peers[@]}
 
 gnuplot <<EOG
 set terminal png size 1100,520 noenhanced
@@ -469,13 +511,13 @@ set boxwidth 0.9
 set grid y
 set xtics rotate by -30
 set key top left horizontal
-set multiplot layout 1,2 title "ours vs libnbd 1.22.2 and 1.14.2, median of $rounds per-round ratios ($start_date)"
+set multiplot layout 1,2 title "ours vs libnbd ${peers[*]}, median of $rounds per-round ratios ($start_date)"
 set title "wall: peer time / ours (above 1: ours faster)"
-set yrange [0:$(ymax 2 3)]
-plot "$plotdat" using 2:xtic(1) title "1.22.2", "" using 3 title "1.14.2", 1 notitle lw 2 lc rgb "black"
+set yrange [0:$(ymax 2 $(( 1 + np )))]
+plot $(plot_cols 2)
 set title "client CPU: ours / peer (below 1: ours uses less)"
-set yrange [0:$(ymax 4 5)]
-plot "$plotdat" using 4:xtic(1) title "1.22.2", "" using 5 title "1.14.2", 1 notitle lw 2 lc rgb "black"
+set yrange [0:$(ymax $(( 2 + np )) $(( 1 + 2 * np )))]
+plot $(plot_cols $(( 2 + np )))
 unset multiplot
 EOG
 echo "wrote $png"
@@ -504,7 +546,7 @@ if [ "$readme" != none ]; then
     cat "$table"
     if [ "$quick" != 1 ]; then
       echo
-      echo "![ratios against 1.22.2 and 1.14.2]($(basename "$png"))"
+      echo "![ratios against ${peers[*]}]($(basename "$png"))"
     fi
   } >"$section"
   awk -v b="$begin" -v e="$end" -v f="$section" '
