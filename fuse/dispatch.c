@@ -164,6 +164,19 @@ note_done (struct request *req)
   }
 }
 
+/* Set by abandon_connections, in a signal handler: nbdfuse is
+ * exiting, and replies still awaited get a short grace.  Atomic, as
+ * the connection threads read it (lock-free atomics are safe in a
+ * signal handler).
+ */
+static int abandoning;
+
+static bool
+connections_abandoned (void)
+{
+  return __atomic_load_n (&abandoning, __ATOMIC_ACQUIRE);
+}
+
 /* The completion callback, run by the connection's thread inside the
  * library.  Returning 1 retires the command.
  */
@@ -298,12 +311,6 @@ issue (struct connection *conn, struct request *req)
   finish (req, err != 0 ? err : EIO);
 }
 
-/* Set by abandon_connections, in a signal handler: nbdfuse is
- * exiting, and replies still awaited get a short grace.  Atomic, as
- * the connection threads read it (lock-free atomics are safe in a
- * signal handler).
- */
-static int abandoning;
 #define GRACE_MS 1000
 
 /* Milliseconds of the grace left, which starts when CONN first sees
@@ -323,12 +330,6 @@ grace_left (struct connection *conn)
   ms = (now.tv_sec - conn->grace_start.tv_sec) * 1000 +
     (now.tv_nsec - conn->grace_start.tv_nsec) / 1000000;
   return ms >= GRACE_MS ? 0 : GRACE_MS - ms;
-}
-
-bool
-connections_abandoned (void)
-{
-  return __atomic_load_n (&abandoning, __ATOMIC_ACQUIRE);
 }
 
 /* Milliseconds until the oldest request in flight has waited the
@@ -435,6 +436,25 @@ fail_list (struct request *list)
   }
 }
 
+static void
+wake (struct connection *conn)
+{
+  uint64_t one = 1;
+
+  if (write (conn->wake_fd, &one, sizeof one) == -1)
+    perror ("nbdfuse: write: eventfd");
+}
+
+/* An outage: every connection thread must close its handle and join. */
+static void
+wake_all (void)
+{
+  size_t i;
+
+  for (i = 0; i < nr_conns; ++i)
+    wake (&conns[i]);
+}
+
 /* --reconnect: close the handle, keeping what was in flight, wait
  * for the outage to be over, and issue it again on the new handle.
  * If there is none, it all fails, and so does every later request.
@@ -452,8 +472,10 @@ rejoin (struct connection *conn)
   retry = conn->oldest;
   conn->oldest = conn->newest = NULL;
   conn->in_flight = 0;
-  conn->nbd = outage_join (conn->index,
-                           conn->lost && conn->why[0] ? conn->why : NULL);
+  if (outage_raise (conn->index,
+                    conn->lost && conn->why[0] ? conn->why : NULL))
+    wake_all ();                /* each closes its handle and joins */
+  conn->nbd = outage_join (conn->index);
   conn->lost = false;
   conn->why[0] = '\0';
   if (conn->nbd == NULL) {
@@ -537,15 +559,6 @@ connection_thread (void *vp)
 }
 
 static void
-wake (struct connection *conn)
-{
-  uint64_t one = 1;
-
-  if (write (conn->wake_fd, &one, sizeof one) == -1)
-    perror ("nbdfuse: write: eventfd");
-}
-
-static void
 init_connection (struct connection *conn, size_t i, struct nbd_handle *h)
 {
   int err;
@@ -568,15 +581,6 @@ init_connection (struct connection *conn, size_t i, struct nbd_handle *h)
   }
 }
 
-static void
-wake_all (void)
-{
-  size_t i;
-
-  for (i = 0; i < nr_conns; ++i)
-    wake (&conns[i]);
-}
-
 /* Start a thread for each of the N connected HANDLES (taken over).
  * The threads block the signals that end the FUSE loop, so those
  * reach a thread that can act on them.
@@ -594,7 +598,7 @@ start_connections (struct nbd_handle **handles, size_t n)
   }
   nr_conns = n;
   if (reconnecting ())
-    outage_init (n, wake_all);
+    outage_init (n);
   sigemptyset (&block);
   sigaddset (&block, SIGINT);
   sigaddset (&block, SIGTERM);
@@ -670,6 +674,7 @@ abandon_connections (void)
   size_t i;
 
   __atomic_store_n (&abandoning, 1, __ATOMIC_RELEASE);
+  outage_abandon ();
   for (i = 0; i < nr_conns; ++i)
     if (write (conns[i].wake_fd, &one, sizeof one) == -1) {
       /* Nothing to do: only a full counter fails, and it wakes too. */

@@ -67,7 +67,6 @@ extern void start_connections (struct nbd_handle **handles, size_t n);
 extern int submit (enum op op, void *buf, uint64_t count, uint64_t offset);
 extern void abandon_connections (void);
 extern int stop_connections (void);
-extern bool connections_abandoned (void);
 
 /* journal.c: with --reconnect, the writes acknowledged since the last
  * flush, kept to be written again after a reconnect.  One lock guards
@@ -93,10 +92,12 @@ extern void journal_clear (void);
 /* outage.c: with --reconnect, every connection closes, waits, and
  * takes a new verified handle (or NULL: the outage was not survived).
  */
-extern void outage_init (size_t nr_conns, void (*wake_all) (void));
+extern void outage_init (size_t nr_conns);
 extern bool outage_raised (void);
-extern struct nbd_handle *outage_join (size_t index, const char *why);
+extern bool outage_raise (size_t index, const char *why);
+extern struct nbd_handle *outage_join (size_t index);
 extern void outage_leave (void);
+extern void outage_abandon (void);
 extern bool outage_export_changed (void);
 extern void outage_print_stats (void);
 

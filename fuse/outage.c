@@ -1,15 +1,19 @@
 /* outage.c: with --reconnect, surviving a dead connection.
  *
  * The first connection thread to find its connection dead leads the
- * outage: it wakes the others, and each closes its handle (what it had
- * in flight is kept, to be issued again) and waits here.  A restarted
- * server has lost every connection, and replaying the journal (below)
- * must not race with a write on a connection still alive, so all of
- * them reconnect together.  Once all are waiting the leader dials a
- * handle for each, checks that the export is the one first connected
- * to, writes again what the journal holds, flushes, and hands the
- * handles out.  Until the window is over it tries again, with back-off.
+ * outage: its dispatcher wakes the others, and each closes its handle
+ * (what it had in flight is kept, to be issued again) and waits here.
+ * A restarted server has lost every connection, and replaying the
+ * journal (below) must not race with a write on a connection still
+ * alive, so all of them reconnect together.  Once all are waiting the
+ * leader dials a handle for each, checks that the export is the one
+ * first connected to, writes again what the journal holds, flushes,
+ * and hands the handles out.  Until the window is over it tries again, with back-off.
  * If it fails every request fails with EIO from then on.
+ *
+ * The dispatcher (dispatch.c) calls in, never the other way: it raises
+ * an outage and, told it leads, wakes its own connection threads; each
+ * then joins; on exit it tells this layer to give up.
  */
 #include <config.h>
 
@@ -26,9 +30,10 @@
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
-static void (*wake_all) (void);
 static size_t nr_conns, nr_active;      /* threads not exited yet */
 static _Atomic bool raised;
+static size_t leader;                   /* while raised */
+static _Atomic bool abandoned;          /* nbdfuse is exiting */
 static size_t arrived;
 static uint64_t generation;             /* of outages over */
 static bool *waiting;                   /* by connection index */
@@ -38,10 +43,9 @@ static struct backoff backoff;
 static struct reconnect_stats stats;
 
 void
-outage_init (size_t n, void (*wake) (void))
+outage_init (size_t n)
 {
   nr_conns = nr_active = n;
-  wake_all = wake;
   waiting = calloc (n, sizeof *waiting);
   fresh = calloc (n, sizeof *fresh);
   if (waiting == NULL || fresh == NULL) {
@@ -54,6 +58,15 @@ bool
 outage_raised (void)
 {
   return atomic_load (&raised);
+}
+
+/* nbdfuse is exiting: stop trying to reconnect.  Called from a signal
+ * handler, so it only stores.
+ */
+void
+outage_abandon (void)
+{
+  atomic_store (&abandoned, true);
 }
 
 /* A connection thread exits (unmounted): do not wait for it. */
@@ -291,7 +304,7 @@ recover (void)
   bool ok = false;
   double waited;
 
-  while (!connections_abandoned ()) {
+  while (!atomic_load (&abandoned)) {
     ok = attempt (why, sizeof why);
     if (ok || changed)
       break;
@@ -311,53 +324,74 @@ recover (void)
   }
   failed = true;
   journal_clear ();
-  if (connections_abandoned ())
+  if (atomic_load (&abandoned))
     snprintf (why, sizeof why, "nbdfuse is exiting");
   fprintf (stderr, "nbdfuse: %s%s: requests fail with EIO from now on\n",
            changed ? "" : "could not reconnect: ", why);
 }
 
-/* Called by connection thread INDEX once its handle is closed.  WHY
- * says what broke it, or is NULL if another connection's outage woke
- * it.  Returns the new handle, or NULL: the outage was not survived.
+/* Connection thread INDEX found its connection dead (WHY says what
+ * broke it), or was woken because another's is: raise the outage, if
+ * no other thread did.  True if this thread leads it: the caller then
+ * wakes every connection thread, to close its handle and join.  False
+ * too once the outage was not survived (outage_join says so).
  */
-struct nbd_handle *
-outage_join (size_t index, const char *why)
+bool
+outage_raise (size_t index, const char *why)
 {
-  struct nbd_handle *h;
-  uint64_t gen;
   bool lead = false;
 
   pthread_mutex_lock (&lock);
-  if (failed) {
-    pthread_mutex_unlock (&lock);
-    return NULL;
-  }
-  if (!atomic_load (&raised)) {
+  if (!failed && !atomic_load (&raised)) {
     atomic_store (&raised, true);
+    leader = index;
     lead = true;
     backoff_start (&backoff, &nf.policy);
     fprintf (stderr, "nbdfuse: connection %zu to the server was lost%s%s: "
              "reconnecting for up to %g s\n", index,
              why ? ": " : "", why ? why : "", nf.policy.window);
   }
+  pthread_mutex_unlock (&lock);
+  return lead;
+}
+
+/* The leader: once every connection is waiting, recover, and let them
+ * go.  Called and returns with the lock held.
+ */
+static void
+lead_recovery (void)
+{
+  while (arrived < nr_active)
+    pthread_cond_wait (&cond, &lock);
+  pthread_mutex_unlock (&lock);
+  recover ();
+  pthread_mutex_lock (&lock);
+  arrived = 0;
+  atomic_store (&raised, false);
+  generation++;
+  pthread_cond_broadcast (&cond);
+}
+
+/* Called by connection thread INDEX, once its handle is closed, after
+ * outage_raise.  Returns the new handle, or NULL: the outage was not
+ * survived.
+ */
+struct nbd_handle *
+outage_join (size_t index)
+{
+  struct nbd_handle *h;
+  uint64_t gen;
+
+  pthread_mutex_lock (&lock);
+  if (failed) {
+    pthread_mutex_unlock (&lock);
+    return NULL;
+  }
   gen = generation;
   arrived++;
   waiting[index] = true;
-  if (lead) {
-    pthread_mutex_unlock (&lock);
-    wake_all ();
-    pthread_mutex_lock (&lock);
-    while (arrived < nr_active)
-      pthread_cond_wait (&cond, &lock);
-    pthread_mutex_unlock (&lock);
-    recover ();
-    pthread_mutex_lock (&lock);
-    arrived = 0;
-    atomic_store (&raised, false);
-    generation++;
-    pthread_cond_broadcast (&cond);
-  }
+  if (atomic_load (&raised) && leader == index)
+    lead_recovery ();
   else {
     pthread_cond_broadcast (&cond);     /* the leader counts us */
     while (generation == gen)
