@@ -8,8 +8,9 @@
  * alive, so all of them reconnect together.  Once all are waiting the
  * leader dials a handle for each, checks that the export is the one
  * first connected to, writes again what the journal holds, flushes,
- * and hands the handles out.  Until the window is over it tries again, with back-off.
- * If it fails every request fails with EIO from then on.
+ * and hands the handles out.  Until the window is over it tries again,
+ * with back-off.  If it fails every request fails with EIO from then
+ * on.
  *
  * The dispatcher (dispatch.c) calls in, never the other way: it raises
  * an outage and, told it leads, wakes its own connection threads; each
