@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "copy-resilient.h"
 #include "nbdcopy.h"
 #include "worker.h"
 
@@ -42,13 +43,6 @@ xmalloc (size_t n)
     exit (EXIT_FAILURE);
   }
   return p;
-}
-
-unsigned
-busy (struct worker *w)
-{
-  return (w->nr_slots - w->nr_free) + w->zeros_in_flight +
-    w->others_in_flight;
 }
 
 /* A failed command or poll: fatal, unless --reconnect is on and the
@@ -120,7 +114,7 @@ notify (struct worker *w, struct rw *rw, struct nbd_handle *h,
 /* Wait for either connection of the worker to make progress.  Only
  * NBD commands can be in flight, since local I/O completes at once.
  */
-void
+static void
 poll_once (struct worker *w)
 {
   struct poll_set ps = { .n = 0 };
@@ -334,7 +328,7 @@ start_read (struct worker *w, uint64_t offset, size_t len)
   }
 }
 
-void
+static void
 copy_extent (struct worker *w, const struct extent *e)
 {
   uint64_t offset, end = e->offset + e->length;
@@ -359,7 +353,7 @@ copy_extent (struct worker *w, const struct extent *e)
   }
 }
 
-bool
+static bool
 next_range (uint64_t *offset, uint64_t *len)
 {
   uint64_t size = work_range_size ();
@@ -413,7 +407,7 @@ free_worker (struct worker *w)
   sample_list_free (&w->samples);
 }
 
-void
+static void
 worker_finished (void)
 {
   pthread_mutex_lock (&done_lock);
@@ -438,6 +432,128 @@ worker_main (void *vp)
   }
   while (busy (w) > 0)
     poll_once (w);
+  worker_finished ();
+  return NULL;
+}
+
+/* Polling until C, a block status or flush alone in flight, is done.
+ * A dead or broken connection fails it in the library, so this always
+ * ends, and C (on the caller's stack) is never touched afterwards.
+ */
+static void
+wait_lone (struct lone_call *c)
+{
+  while (!c->done)
+    poll_once (c->w);
+}
+
+static void
+source_extents (struct worker *w, uint64_t offset, uint64_t len)
+{
+  struct lone_call c;
+
+  rc_extents_begin (w, &c, offset, len);
+  while (rc_extents_issue (&c)) {
+    wait_lone (&c);
+    if (!rc_extents_result (&c))
+      return;
+  }
+}
+
+static void
+copy_range (struct worker *w, uint64_t offset, uint64_t len)
+{
+  size_t i;
+
+  if (src.kind == RW_NBD && opt.extents)
+    source_extents (w, offset, len);
+  else
+    rw_extents (&src, w->index, offset, len, &w->extents);
+  if (broken (w))
+    return;
+  if (opt.unit > 1)
+    extents_align (&w->extents, opt.unit, src.size);
+  for (i = 0; i < w->extents.len && !broken (w); i++)
+    copy_extent (w, &w->extents.v[i]);
+}
+
+/* Wait for every write, flush, and let the reconnect layer forget
+ * what is now durable; false if a connection broke.
+ */
+static bool
+checkpoint (struct worker *w)
+{
+  struct lone_call c;
+
+  while (!broken (w) && busy (w) > 0)
+    poll_once (w);
+  if (rc_flush_issue (w, &c)) {
+    wait_lone (&c);
+    rc_flush_result (&c);
+  }
+  return rc_checkpoint_end (w);
+}
+
+static bool
+in_flight (struct nbd_handle *h)
+{
+  return h && nbd_aio_in_flight (h) > 0;
+}
+
+/* Let what is in flight end (a broken socket fails it at once), then
+ * the reconnect layer dials again.
+ */
+static void
+recover (struct worker *w)
+{
+  rc_recover_begin (w);
+  while (busy (w) > 0 && (in_flight (w->src_h) || in_flight (w->dst_h)))
+    poll_once (w);
+  rc_recover_end (w);
+}
+
+/* The next range: one the reconnect layer queued, else a new one. */
+static bool
+take_range (struct worker *w, uint64_t *offset, uint64_t *len)
+{
+  for (;;) {
+    if (rc_take_queued (w, offset, len))
+      return true;
+    if (!next_range (offset, len))
+      return false;
+    if (!rc_queue_range (w, *offset, *len))
+      return true;
+  }
+}
+
+/* The worker's loop with --reconnect or --checkpoint. */
+static void *
+worker_resilient (void *vp)
+{
+  struct worker *w = vp;
+  uint64_t offset, len;
+
+  rc_start (w);
+  for (;;) {
+    /* The end is a checkpoint too, with or without --flush: a copy
+     * that survives restarts of its server is not finished until its
+     * last writes are durable there.  A break during this flush is
+     * recovered as any other, the ranges since the last checkpoint
+     * copied again, and the flush sent again.
+     */
+    if (!take_range (w, &offset, &len)) {
+      if (checkpoint (w))
+        break;
+      recover (w);
+      continue;
+    }
+    rc_range_begin (w, offset, len);
+    copy_range (w, offset, len);
+    if (rc_range_copied (w, len))
+      checkpoint (w);
+    if (broken (w))
+      recover (w);
+  }
   worker_finished ();
   return NULL;
 }

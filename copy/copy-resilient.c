@@ -1,13 +1,17 @@
-/* copy-resilient.c: a worker's copy loop with --reconnect.  The worker
- * copies its ranges as copy-multi.c does, and also
- *  - flushes its destination connection at checkpoints and at the
- *    end, remembering the ranges written since the last flush;
- *  - on a dead connection (either end), waits for what is still in
- *    flight, dials the dead end again, checks the export is the same
- *    and still holds the data made durable (durable-samples.h), and
- *    copies again every range written since the last flush, since a
- *    server that restarted may have lost any write not flushed.
- * Each worker owns its connections, so each recovers alone.
+/* copy-resilient.c: the reconnect layer beneath the copy pipeline, for
+ * --reconnect and --checkpoint.  It keeps, for each worker,
+ *  - the state of its connections: a failure or a request with no
+ *    reply marks an end dead, for the pipeline to see as broken ();
+ *  - the ranges written since the last flush, flushed at checkpoints
+ *    and at the end, and the ranges still to copy;
+ *  - the recovery: once nothing is in flight, it dials the dead end
+ *    again, checks the export is the same and still holds the data
+ *    made durable (durable-samples.h), and queues again every range
+ *    written since the last flush, since a server that restarted may
+ *    have lost any write not flushed.
+ * It calls nothing in the pipeline (copy-resilient.h says how the
+ * waiting is split).  Each worker owns its connections, so each
+ * recovers alone.
  */
 #include <config.h>
 
@@ -19,6 +23,7 @@
 #include <unistd.h>
 
 #include "checkpoint-file.h"
+#include "copy-resilient.h"
 #include "extent-walk.h"
 #include "nbdcopy.h"
 #include "worker.h"
@@ -119,14 +124,6 @@ note_data (struct worker *w, uint64_t offset, const char *buf, size_t count)
   w->sampled = true;
 }
 
-/* A command the worker waits for alone: block status or flush. */
-struct lone_call {
-  struct worker *w;
-  struct extent_walk walk;      /* block status only */
-  bool done;
-  int error;
-};
-
 static int
 lone_done (void *vp, int *error)
 {
@@ -139,17 +136,6 @@ lone_done (void *vp, int *error)
   return 1;
 }
 
-/* Until C's command is done.  A dead or broken connection fails it in
- * the library, so this always ends, and C (on the caller's stack) is
- * never touched afterwards.
- */
-static void
-wait_lone (struct lone_call *c)
-{
-  while (!c->done)
-    poll_once (c->w);
-}
-
 static bool
 add_extent (void *opaque, uint64_t offset, uint64_t length, uint64_t flags)
 {
@@ -157,71 +143,72 @@ add_extent (void *opaque, uint64_t offset, uint64_t length, uint64_t flags)
   return true;
 }
 
-/* The source's extents over the range, through the worker's poll loop
- * so that the request timeout covers them too.
+/* Block status goes through the worker's poll loop, not a call that
+ * waits, so that the request timeout covers it too.
  */
-static void
-source_extents (struct worker *w, uint64_t offset, uint64_t len)
+void
+rc_extents_begin (struct worker *w, struct lone_call *c, uint64_t offset,
+                  uint64_t len)
 {
-  struct lone_call c = {
+  *c = (struct lone_call) {
     .w = w,
     .walk = { .context = LIBNBD_CONTEXT_BASE_ALLOCATION,
               .max_request = len, .fn = add_extent,
               .opaque = &w->extents, .pos = offset },
+    .end = offset + len,
   };
-  nbd_completion_callback cb = { .callback = lone_done, .user_data = &c };
-  uint64_t end = offset + len;
-
   w->extents.len = 0;
-  while (c.walk.pos < end && !broken (w)) {
-    note_issue (w);
-    c.done = false;
-    w->others_in_flight++;
-    if (extent_walk_aio (w->src_h, &c.walk, end, cb) == -1) {
-      w->others_in_flight--;
-      note_failure (w, &src, "block status", c.walk.request,
-                    nbd_get_errno (), nbd_get_error ());
-      return;
-    }
-    wait_lone (&c);
-    switch (extent_walk_aio_result (&c.walk, c.error)) {
-    case EXTENT_WALK_OK:
-      break;
-    case EXTENT_WALK_NBD_ERROR:
-      note_failure (w, &src, "block status", c.walk.request, c.error, NULL);
-      return;
-    case EXTENT_WALK_BAD_REPLY:
-      die_io (&src, "block status", c.walk.request, 0, c.walk.bad_reply);
-    default:
-      die_io (&src, "block status", c.walk.request, 0,
-              "server sent no extents");
-    }
+}
+
+bool
+rc_extents_issue (struct lone_call *c)
+{
+  struct worker *w = c->w;
+  nbd_completion_callback cb = { .callback = lone_done, .user_data = c };
+
+  if (c->walk.pos >= c->end || broken (w))
+    return false;
+  note_issue (w);
+  c->done = false;
+  w->others_in_flight++;
+  if (extent_walk_aio (w->src_h, &c->walk, c->end, cb) == -1) {
+    w->others_in_flight--;
+    note_failure (w, &src, "block status", c->walk.request,
+                  nbd_get_errno (), nbd_get_error ());
+    return false;
+  }
+  return true;
+}
+
+bool
+rc_extents_result (struct lone_call *c)
+{
+  switch (extent_walk_aio_result (&c->walk, c->error)) {
+  case EXTENT_WALK_OK:
+    return true;
+  case EXTENT_WALK_NBD_ERROR:
+    note_failure (c->w, &src, "block status", c->walk.request, c->error,
+                  NULL);
+    return false;
+  case EXTENT_WALK_BAD_REPLY:
+    die_io (&src, "block status", c->walk.request, 0, c->walk.bad_reply);
+  default:
+    die_io (&src, "block status", c->walk.request, 0,
+            "server sent no extents");
   }
 }
 
-static void
-copy_range (struct worker *w, uint64_t offset, uint64_t len)
+/* A destination that cannot flush writes through (the protocol's
+ * promise), and a local file outlives any server: nothing to flush.
+ */
+bool
+rc_flush_issue (struct worker *w, struct lone_call *c)
 {
-  size_t i;
+  nbd_completion_callback cb = { .callback = lone_done, .user_data = c };
 
-  if (src.kind == RW_NBD && opt.extents)
-    source_extents (w, offset, len);
-  else
-    rw_extents (&src, w->index, offset, len, &w->extents);
-  if (broken (w))
-    return;
-  if (opt.unit > 1)
-    extents_align (&w->extents, opt.unit, src.size);
-  for (i = 0; i < w->extents.len && !broken (w); i++)
-    copy_extent (w, &w->extents.v[i]);
-}
-
-static void
-flush_destination (struct worker *w)
-{
-  struct lone_call c = { .w = w };
-  nbd_completion_callback cb = { .callback = lone_done, .user_data = &c };
-
+  if (broken (w) || dst.kind != RW_NBD || !dst.can_flush)
+    return false;
+  *c = (struct lone_call) { .w = w };
   /* Alone in flight after the drain.  Writing out what the server
    * holds may take long: a flush may take ten request timeouts.
    */
@@ -230,24 +217,22 @@ flush_destination (struct worker *w)
   if (nbd_aio_flush (w->dst_h, cb, 0) == -1) {
     w->others_in_flight--;
     note_failure (w, &dst, "flush", 0, nbd_get_errno (), nbd_get_error ());
-    return;
+    return false;
   }
-  wait_lone (&c);
-  if (c.error)
-    note_failure (w, &dst, "flush", 0, c.error, NULL);
+  return true;
 }
 
-/* Wait for every write, flush, and forget what is now durable.  A
- * destination that cannot flush writes through (the protocol's
- * promise), and a local file outlives any server: nothing to flush.
- */
-static bool
-checkpoint (struct worker *w)
+void
+rc_flush_result (struct lone_call *c)
 {
-  while (!broken (w) && busy (w) > 0)
-    poll_once (w);
-  if (!broken (w) && dst.kind == RW_NBD && dst.can_flush)
-    flush_destination (w);
+  if (c->error)
+    note_failure (c->w, &dst, "flush", 0, c->error, NULL);
+}
+
+/* The writes are done and flushed: forget what is now durable. */
+bool
+rc_checkpoint_end (struct worker *w)
+{
   if (broken (w))
     return false;
   if (ckfile_active () && dst.fd >= 0 && fdatasync (dst.fd) == -1)
@@ -274,10 +259,28 @@ checkpoint_due (struct worker *w)
     reconnect_now () - w->ckpt_time >= opt.checkpoint_seconds;
 }
 
-static bool
-in_flight (struct nbd_handle *h)
+void
+rc_start (struct worker *w)
 {
-  return h && nbd_aio_in_flight (h) > 0;
+  w->ckpt_time = reconnect_now ();
+}
+
+/* A range only hashed goes in the log too: after a failure it is
+ * copied again, which is harmless.
+ */
+void
+rc_range_begin (struct worker *w, uint64_t offset, uint64_t len)
+{
+  range_log_add (&w->written, offset, len);
+  w->sampled = false;
+}
+
+bool
+rc_range_copied (struct worker *w, uint64_t len)
+{
+  if (!w->hash_only)
+    w->ckpt_bytes += len;
+  return !broken (w) && checkpoint_due (w);
 }
 
 static void __attribute__ ((noreturn))
@@ -405,18 +408,13 @@ redial (struct worker *w, struct rw *rw, struct nbd_handle **hp,
   atomic_fetch_add (&rc_stats.reconnects, 1);
 }
 
-/* After a failure: let what is in flight end (a broken socket fails it
- * at once), dial the dead ends, and queue again every range written
- * since the last flush (with --no-replay, for testing, only the range
- * being copied at the break, much as other clients send again only
- * what was in flight).
- */
-static void
-recover (struct worker *w)
-{
-  struct backoff b;
-  uint64_t moved, uncount;
 
+/* After a failure: break the dead ends' sockets, so that what is in
+ * flight there fails at once, for the caller's poll to see it end.
+ */
+void
+rc_recover_begin (struct worker *w)
+{
   if (opt.verbose)
     fprintf (stderr, "nbdcopy: connection %zu: %s: reconnecting\n",
              w->index, w->why);
@@ -424,8 +422,19 @@ recover (struct worker *w)
     reconnect_break (w->src_h);
   if (w->dst_dead && w->dst_h)
     reconnect_break (w->dst_h);
-  while (busy (w) > 0 && (in_flight (w->src_h) || in_flight (w->dst_h)))
-    poll_once (w);
+}
+
+/* Nothing in flight any more: dial the dead ends, and queue again
+ * every range written since the last flush (with --no-replay, for
+ * testing, only the range being copied at the break, much as other
+ * clients send again only what was in flight).
+ */
+void
+rc_recover_end (struct worker *w)
+{
+  struct backoff b;
+  uint64_t moved, uncount;
+
   if (busy (w) > 0) {
     fprintf (stderr, "nbdcopy: internal error: %u requests lost\n",
              busy (w));
@@ -475,58 +484,24 @@ queue_piece (void *vp, uint64_t offset, uint64_t len, bool durable)
     atomic_fetch_add (&bytes_done, len);
 }
 
-static bool
-take_range (struct worker *w, uint64_t *offset, uint64_t *len)
+bool
+rc_take_queued (struct worker *w, uint64_t *offset, uint64_t *len)
 {
-  for (;;) {
-    w->hash_only = false;
-    if (range_log_take (&w->redo, offset, len))
-      return true;
-    w->hash_only = true;
-    if (range_log_take (&w->hash_queue, offset, len))
-      return true;
-    w->hash_only = false;
-    if (!next_range (offset, len))
-      return false;
-    if (!ckfile_active ())
-      return true;
-    ckfile_split (*offset, *len, queue_piece, w);
-  }
+  w->hash_only = false;
+  if (range_log_take (&w->redo, offset, len))
+    return true;
+  w->hash_only = true;
+  if (range_log_take (&w->hash_queue, offset, len))
+    return true;
+  w->hash_only = false;
+  return false;
 }
 
-void *
-worker_resilient (void *vp)
+bool
+rc_queue_range (struct worker *w, uint64_t offset, uint64_t len)
 {
-  struct worker *w = vp;
-  uint64_t offset, len;
-
-  w->ckpt_time = reconnect_now ();
-  for (;;) {
-    /* The end is a checkpoint too, with or without --flush: a copy
-     * that survives restarts of its server is not finished until its
-     * last writes are durable there.  A break during this flush is
-     * recovered as any other, the ranges since the last checkpoint
-     * copied again, and the flush sent again.
-     */
-    if (!take_range (w, &offset, &len)) {
-      if (checkpoint (w))
-        break;
-      recover (w);
-      continue;
-    }
-    /* A range only hashed goes in the log too: after a failure it is
-     * copied again, which is harmless.
-     */
-    range_log_add (&w->written, offset, len);
-    w->sampled = false;
-    copy_range (w, offset, len);
-    if (!w->hash_only)
-      w->ckpt_bytes += len;
-    if (!broken (w) && checkpoint_due (w))
-      checkpoint (w);
-    if (broken (w))
-      recover (w);
-  }
-  worker_finished ();
-  return NULL;
+  if (!ckfile_active ())
+    return false;
+  ckfile_split (offset, len, queue_piece, w);
+  return true;
 }

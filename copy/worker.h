@@ -1,5 +1,5 @@
-/* worker.h: a copy worker, shared by the copy loop (copy-multi.c) and
- * the reconnecting loop (copy-resilient.c).
+/* worker.h: a copy worker's state, the pipeline's (copy-multi.c) and
+ * the reconnect layer's (copy-resilient.c) side by side.
  */
 #ifndef NBDCOPY_WORKER_H
 #define NBDCOPY_WORKER_H
@@ -51,30 +51,19 @@ struct worker {
   bool replaying;               /* reconnected: flush after the next range */
 };
 
+/* Commands in flight, NBD or not. */
+static inline unsigned
+busy (const struct worker *w)
+{
+  return (w->nr_slots - w->nr_free) + w->zeros_in_flight +
+    w->others_in_flight;
+}
+
 /* A connection of the worker failed: it must recover. */
 static inline bool
 broken (const struct worker *w)
 {
   return w->src_dead || w->dst_dead;
 }
-
-/* copy-multi.c */
-extern unsigned busy (struct worker *w);
-extern void poll_once (struct worker *w);
-extern void copy_extent (struct worker *w, const struct extent *e);
-extern bool next_range (uint64_t *offset, uint64_t *len);
-extern void worker_finished (void);
-
-/* copy-resilient.c */
-extern void *worker_resilient (void *w);
-extern void note_failure (struct worker *w, struct rw *rw,
-                          const char *what, uint64_t offset, int err,
-                          const char *msg);
-extern void note_issue (struct worker *w);
-extern void note_reply (struct worker *w);
-extern int poll_timeout (struct worker *w);
-extern void poll_timed_out (struct worker *w);
-extern void note_data (struct worker *w, uint64_t offset, const char *buf,
-                       size_t count);
 
 #endif /* NBDCOPY_WORKER_H */
