@@ -1,7 +1,8 @@
 /* copy-multi.c: the multi-threaded copy.  Each worker owns its NBD
  * connections, its buffers and its poll loop, and takes the next range
  * of the source until none is left, so workers share nothing but one
- * counter.
+ * counter.  With --reconnect or --checkpoint the worker's loop drives
+ * the reconnect layer beneath it (copy-resilient.h; see README).
  */
 #include <config.h>
 
