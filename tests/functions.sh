@@ -9,11 +9,17 @@ requires ()
   fi
 }
 
-# Run a command at exit, in reverse order of registration.
+# Run a command at exit, in reverse order of registration.  One
+# argument is a line of shell, run with eval ("kill $pid 2>/dev/null");
+# several are a command and its words, each kept whole: joined into one
+# line, 'sh -c "kill \$(cat FILE)"' ran sh -c kill, which kills nothing,
+# and left servers running after the test.
 _cleanup_cmds=()
 cleanup_fn ()
 {
-  _cleanup_cmds=("$*" "${_cleanup_cmds[@]}")
+  local line=$1
+  [ $# -eq 1 ] || line=$(printf '%q ' "$@")
+  _cleanup_cmds=("$line" "${_cleanup_cmds[@]}")
 }
 _run_cleanups ()
 {
