@@ -6,7 +6,7 @@
 # a built tree; see bench/README.md.
 #
 # Per workload: WARMUP untimed rounds, then ROUNDS rounds; each round
-# runs the four libraries once, in an order rotated by one each round
+# runs every library once, in an order rotated by one each round
 # (ours 1.24.4 1.22.2 1.14.2, then 1.24.4 1.22.2 1.14.2 ours, ...),
 # each run against
 # a fresh nbdkit started on its own (not through --run), so that
@@ -44,6 +44,8 @@
 #   DEBIAN13_SH (the unpacking script, ../shared/peers/debian13.sh),
 #   PEERSID (where libnbd 1.24.4 is unpacked: the cache that
 #   scripts/peer-libnbd-1.24.sh fills, /var/cache/libnbd-peers/debian-sid),
+#   PEERS (the libraries beside ours, in this order: any of the
+#   default "1.24.4 1.22.2 1.14.2"),
 #   MATRIX_README (bench/README.md; "none" to leave it alone),
 #   MATRIX_PNG (bench/matrix.png, or bench/matrix-quick.png with QUICK).
 #   BUILDDIR as in functions.sh.
@@ -80,15 +82,15 @@ workloads="${wl[*]}"
 dense_to="${DENSE_TO:-null}"
 verify="${VERIFY:-1}"
 readme="${MATRIX_README:-$bench_dir/README.md}"
-libs=(ours 1.24.4 1.22.2 1.14.2)
-peers=("${libs[@]:1}")
+read -r -a peers <<<"${PEERS:-1.24.4 1.22.2 1.14.2}"
+libs=(ours "${peers[@]}")
 
 # The command line that reproduces this run, every setting spelled out.
 command_line="QUICK=$quick ROUNDS=$rounds WARMUP=$warmup\
  WORKLOADS='$workloads' MIX_REQUESTS=$mix_requests\
  LARGE_REQUESTS=$large_requests SMALL_REQUESTS=$small_requests\
  SPARSE_SIZE=$sparse_size DENSE_SIZE=$dense_size DENSE_TO=$dense_to\
- DELAY_SIZE=$delay_size bench/matrix.sh"
+ DELAY_SIZE=$delay_size PEERS='${peers[*]}' bench/matrix.sh"
 
 require nbdkit gnuplot python3 awk sort md5sum ldd /usr/bin/time \
         /usr/bin/nbdcopy
@@ -96,6 +98,13 @@ case "$dense_to" in
   null|nbd) ;;
   *) die "DENSE_TO must be null or nbd, not '$dense_to'" ;;
 esac
+[ ${#peers[@]} -gt 0 ] || die "PEERS names no library"
+for p in "${peers[@]}"; do
+  case "$p" in
+    1.24.4|1.22.2|1.14.2) ;;
+    *) die "unknown library '$p' in PEERS (any of: 1.24.4 1.22.2 1.14.2)" ;;
+  esac
+done
 for w in $workloads; do
   case " $all_workloads " in
     *" $w "*) ;;
