@@ -10,6 +10,10 @@
 #   DIR/nbdkit             nbdkit 1.48; short plugin and filter names
 #                          are resolved to its own
 #   DIR/R/usr/share/man    1.24's manual pages
+#   DIR/R/usr/lib/python3/dist-packages/nbdsh.py, nbd.py
+#                          1.24's nbdsh and Python layer (its C module
+#                          is for sid's Python; sh/test-vs-1.24.sh runs
+#                          them on our module)
 #
 # usage: scripts/peer-libnbd-1.24.sh [DIR]
 #   DIR defaults to $LIBNBD_PEER_1_24_DIR, else
@@ -20,7 +24,9 @@ set -euo pipefail
 
 dir=${1:-${LIBNBD_PEER_1_24_DIR:-/var/cache/libnbd-peers/debian-sid}}
 lib=$dir/R/usr/lib/x86_64-linux-gnu
-if [ -x "$dir/run" ] && [ -e "$lib/libnbd.so.0" ] && [ -x "$dir/nbdkit" ]; then
+nbdsh_py=$dir/R/usr/lib/python3/dist-packages/nbdsh.py
+if [ -x "$dir/run" ] && [ -e "$lib/libnbd.so.0" ] && [ -x "$dir/nbdkit" ] &&
+   [ -e "$nbdsh_py" ]; then
   echo "libnbd 1.24 already unpacked in $dir"
   exit 0
 fi
@@ -48,7 +54,7 @@ apt-get "${apt[@]}" -qq update
 
 # libnbd, nbdkit, qemu-nbd, and sid's versions of what they link
 # (Debian 12's libraries are too old for them).
-packages=(libnbd0 libnbd-bin libnbd-dev nbdkit qemu-utils libc6
+packages=(libnbd0 libnbd-bin libnbd-dev python3-libnbd nbdkit qemu-utils libc6
           libgnutls30t64 libnettle8t64 libhogweed6t64 libunistring5
           libidn2-0 libtasn1-6 libp11-kit0 libselinux1 libxml2-16 libgmp10
           libpcre2-8-0 libffi8 libaio1t64 libfuse3-4 libglib2.0-0t64
