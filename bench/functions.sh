@@ -255,16 +255,16 @@ build_client ()
 # The peer library that rounds_ours_peer runs clients on: PEER, 1.22.2
 # (default: the tree require_peer13_run finds) or 1.24.4 (PEERSID, or
 # the cache scripts/peer-libnbd-1.24.sh fills); sets peer_name and
-# peer_dir (whose run loads that library).
+# peer_run_dir (whose run loads that library).
 require_peer_run ()
 {
   peer_name="${PEER:-1.22.2}"
   case "$peer_name" in
-    1.22.2) require_peer13_run; peer_dir=$peer13 ;;
+    1.22.2) require_peer13_run; peer_run_dir=$peer13 ;;
     1.24.4)
-      peer_dir="${PEERSID:-/var/cache/libnbd-peers/debian-sid}"
-      [ -x "$peer_dir/run" ] ||
-        die "no libnbd 1.24.4 at $peer_dir (set PEERSID)" ;;
+      peer_run_dir="${PEERSID:-/var/cache/libnbd-peers/debian-sid}"
+      [ -x "$peer_run_dir/run" ] ||
+        die "no libnbd 1.24.4 at $peer_run_dir (set PEERSID)" ;;
     *) die "PEER must be 1.22.2 or 1.24.4, not '$peer_name'" ;;
   esac
 }
@@ -281,6 +281,6 @@ rounds_ours_peer ()
   for r in $(seq "$rounds"); do
     "$builddir/run" env "${unfair_env[@]}" "$client" "$@" >> "$tmpdir/ours"
     env -u LD_LIBRARY_PATH "${unfair_env[@]}" \
-      "$peer_dir/run" "$client" "$@" >> "$tmpdir/peer"
+      "$peer_run_dir/run" "$client" "$@" >> "$tmpdir/peer"
   done
 }
