@@ -16,6 +16,9 @@
 #   BENCH_OURS_WRAPPER  wrapper in front of it (default BUILDDIR/run when
 #                       BENCH_OURS_BIN is unset, none when it is set)
 #   BENCH_PEER_DIR      where build-peer.sh puts the peer binary
+#   PEER                1.24.4 or 1.22.2: the peer binary runs on that
+#                       unpacked library (require_peer_run) instead of
+#                       Debian 12's system libnbd (1.14.2)
 
 bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 top_srcdir="$(cd "$bench_dir/.." && pwd)"
@@ -53,6 +56,14 @@ setup_commands ()
   [ -x "$peer_bin" ] ||
     die "no peer binary at $peer_bin: run bench/build-peer.sh first"
   peer_prefix=(env -u LD_LIBRARY_PATH -u LD_PRELOAD "${unfair_env[@]}")
+  peer_ldd=(ldd)
+  peer_name=1.14.2
+  if [ -n "${PEER:-}" ]; then
+    # The unpacked tree's run is its own loader: it lists with --list.
+    require_peer_run
+    peer_prefix+=("$peer_run_dir/run")
+    peer_ldd=(--list)
+  fi
 
   if [ -n "${BENCH_OURS_BIN:-}" ]; then
     ours_bin="$BENCH_OURS_BIN"
@@ -78,9 +89,10 @@ check_libraries ()
 {
   local p o
 
-  p="$("${peer_prefix[@]}" ldd "$peer_bin" | awk '/libnbd\.so/ { print $3 }')"
+  p="$("${peer_prefix[@]}" "${peer_ldd[@]}" "$peer_bin" |
+       awk '/libnbd\.so/ { print $3 }')"
   o="$("${ours_prefix[@]}" ldd "$ours_bin" | awk '/libnbd\.so/ { print $3 }')"
-  echo "peer: $peer_bin"
+  echo "peer ($peer_name): $peer_bin"
   echo "      libnbd: $p"
   echo "ours: ${ours_prefix[0]} ... $ours_bin"
   echo "      libnbd: $o"
@@ -220,8 +232,12 @@ start_server ()
 {
   local i
 
+  local listen=(-U "$sock")
+
+  # server_port set: TCP on loopback instead of the Unix socket $sock.
+  [ -z "${server_port:-}" ] || listen=(-i 127.0.0.1 -p "$server_port")
   rm -f "$sock" "$tmpdir/pid"
-  nbdkit -f -U "$sock" -P "$tmpdir/pid" --exit-with-parent "$@" \
+  nbdkit -f "${listen[@]}" -P "$tmpdir/pid" --exit-with-parent "$@" \
          2>"$tmpdir/nbdkit.err" &
   server_pid=$!
   for i in $(seq 1 200); do

@@ -46,8 +46,12 @@
 #   scripts/peer-libnbd-1.24.sh fills, /var/cache/libnbd-peers/debian-sid),
 #   PEERS (the libraries beside ours, in this order: any of the
 #   default "1.24.4 1.22.2 1.14.2"),
+#   TRANSPORT (unix: a Unix socket; tcp: TCP on 127.0.0.1, a free port
+#   chosen at the start; its README section has its own markers and its
+#   plot is matrix-tcp.png),
 #   MATRIX_README (bench/README.md; "none" to leave it alone),
-#   MATRIX_PNG (bench/matrix.png, or bench/matrix-quick.png with QUICK).
+#   MATRIX_PNG (bench/matrix.png, or bench/matrix-quick.png with QUICK,
+#   or bench/matrix-tcp.png with TRANSPORT=tcp).
 #   BUILDDIR as in functions.sh.
 
 set -euo pipefail
@@ -77,6 +81,11 @@ else
   delay_size="${DELAY_SIZE:-4G}"
   png="${MATRIX_PNG:-$bench_dir/matrix.png}"
 fi
+transport="${TRANSPORT:-unix}"
+if [ "$transport" = tcp ] && [ "$quick" != 1 ] && [ -z "${MATRIX_PNG:-}" ]
+then
+  png="$bench_dir/matrix-tcp.png"
+fi
 read -r -a wl <<<"${WORKLOADS:-$all_workloads}"
 workloads="${wl[*]}"
 dense_to="${DENSE_TO:-null}"
@@ -90,10 +99,15 @@ command_line="QUICK=$quick ROUNDS=$rounds WARMUP=$warmup\
  WORKLOADS='$workloads' MIX_REQUESTS=$mix_requests\
  LARGE_REQUESTS=$large_requests SMALL_REQUESTS=$small_requests\
  SPARSE_SIZE=$sparse_size DENSE_SIZE=$dense_size DENSE_TO=$dense_to\
- DELAY_SIZE=$delay_size PEERS='${peers[*]}' bench/matrix.sh"
+ DELAY_SIZE=$delay_size PEERS='${peers[*]}' TRANSPORT=$transport\
+ bench/matrix.sh"
 
 require nbdkit gnuplot python3 awk sort md5sum ldd /usr/bin/time \
         /usr/bin/nbdcopy
+case "$transport" in
+  unix|tcp) ;;
+  *) die "TRANSPORT must be unix or tcp, not '$transport'" ;;
+esac
 case "$dense_to" in
   null|nbd) ;;
   *) die "DENSE_TO must be null or nbd, not '$dense_to'" ;;
@@ -233,8 +247,17 @@ check_sides ()
 
 tmpdir="$(mktemp -d)"
 sock="$tmpdir/sock"
-uri="nbd+unix:///?socket=$sock"
 server_pid=
+# target: what the example connects to; uri: what nbdcopy reads.
+if [ "$transport" = tcp ]; then
+  server_port="$(python3 -c 'import socket; s = socket.socket()
+s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  uri="nbd://127.0.0.1:$server_port"
+  target="$uri"
+else
+  uri="nbd+unix:///?socket=$sock"
+  target="$sock"
+fi
 
 
 
@@ -260,14 +283,17 @@ client_args ()
   local trw=("$peer_bin" -r 64)
 
   case "$1" in
-    mix) args=("${trw[@]}" -t 8 -m -w 50 -n "$mix_requests" "$sock") ;;
+    mix) args=("${trw[@]}" -t 8 -m -w 50 -n "$mix_requests" "$target") ;;
     read-1m)
-      args=("${trw[@]}" -t 1 -s 1048576 -w 0 -n "$large_requests" "$sock") ;;
+      args=("${trw[@]}" -t 1 -s 1048576 -w 0 -n "$large_requests"
+            "$target") ;;
     write-1m)
       args=("${trw[@]}" -t 1 -s 1048576 -w 100 -n "$large_requests"
-            "$sock") ;;
-    small-1t) args=("${trw[@]}" -t 1 -s 512 -n "$small_requests" "$sock") ;;
-    small-2t) args=("${trw[@]}" -t 2 -s 512 -n "$small_requests" "$sock") ;;
+            "$target") ;;
+    small-1t)
+      args=("${trw[@]}" -t 1 -s 512 -n "$small_requests" "$target") ;;
+    small-2t)
+      args=("${trw[@]}" -t 2 -s 512 -n "$small_requests" "$target") ;;
     copy-sparse) args=("$uri" "$uri") ;;
     copy-dense)
       if [ "$dense_to" = nbd ]; then args=("$uri" "$uri")
@@ -520,7 +546,7 @@ set boxwidth 0.9
 set grid y
 set xtics rotate by -30
 set key top left horizontal
-set multiplot layout 1,2 title "ours vs libnbd ${peers[*]}, median of $rounds per-round ratios ($start_date)"
+set multiplot layout 1,2 title "ours vs libnbd ${peers[*]} over $transport, median of $rounds per-round ratios ($start_date)"
 set title "wall: peer time / ours (above 1: ours faster)"
 set yrange [0:$(ymax 2 $(( 1 + np )))]
 plot $(plot_cols 2)
@@ -534,8 +560,11 @@ echo "wrote $png"
 # ---- the README section -----------------------------------------------
 
 if [ "$readme" != none ]; then
-  begin='<!-- matrix.sh begin: generated, do not edit by hand -->'
-  end='<!-- matrix.sh end -->'
+  # Each transport has its own section.
+  key="matrix.sh"
+  [ "$transport" = unix ] || key="matrix.sh $transport"
+  begin="<!-- $key begin: generated, do not edit by hand -->"
+  end="<!-- $key end -->"
   grep -qxF "$begin" "$readme" && grep -qxF "$end" "$readme" ||
     die "no matrix.sh markers in $readme"
   section="$tmpdir/section.md"
