@@ -444,7 +444,7 @@ extern int nbd_internal_connect_fd_nonblocking (int fd);
 
 /* ---- socket.c: the plain socket, buffered receive, gathered send ---- */
 extern struct socket *nbd_internal_socket_create (int fd);
-extern void nbd_internal_socket_set_buffers (struct nbd_handle *h, int fd,
+extern void nbd_internal_socket_set_options (struct nbd_handle *h, int fd,
                                              int family);
 extern int nbd_internal_recv_into_rbuf (struct nbd_handle *h);
 extern bool nbd_internal_ahead_empty (struct nbd_handle *h);

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <assert.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 
 #include "internal.h"
 
@@ -62,23 +64,35 @@ static const struct socket_ops plain_ops = {
   .close = plain_close,
 };
 
-/* The send buffer of a Unix socket the library connects itself,
- * as libnbd 1.24 sets it: Linux's default (212992 bytes) holds a
- * fifth of a 1 MiB write, so a pipeline of large writes stalls on
- * every one; 2 MiB keeps the server's side fed (bench/README.md,
- * "Unix socket send buffer").  Sockets the program passes in, or
- * socketpairs to a subprocess, are left as they are, as in 1.24.  A
- * refusal is no error: the default still works.
+/* Options on a socket the library connects itself, as libnbd sets
+ * them (sockets the program passes in, or socketpairs to a
+ * subprocess, are left as they are).  A refusal is no error: the
+ * defaults still work.
+ *
+ * Unix: a 2 MiB send buffer, as 1.24 sets.  Linux's default (212992
+ * bytes) holds a fifth of a 1 MiB write, so a pipeline of large writes
+ * stalls on every one (bench/README.md, "Unix socket send buffer").
+ *
+ * TCP: no Nagle, as every libnbd sets.  A request sent while an earlier
+ * one is not yet acknowledged would otherwise wait for the ACK, which
+ * delayed acknowledgement can hold back for up to 40 ms.
  */
 void
-nbd_internal_socket_set_buffers (struct nbd_handle *h, int fd, int family)
+nbd_internal_socket_set_options (struct nbd_handle *h, int fd, int family)
 {
-  int size = 2 * 1024 * 1024;
+  int size = 2 * 1024 * 1024, on = 1;
 
-  if (family != AF_UNIX)
-    return;
-  if (setsockopt (fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size) == -1)
-    debug (h, "setsockopt: SO_SNDBUF: %m");
+  switch (family) {
+  case AF_UNIX:
+    if (setsockopt (fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size) == -1)
+      debug (h, "setsockopt: SO_SNDBUF: %m");
+    break;
+  case AF_INET:
+  case AF_INET6:
+    if (setsockopt (fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on) == -1)
+      debug (h, "setsockopt: TCP_NODELAY: %m");
+    break;
+  }
 }
 
 /* Wrap a connected (or connecting) non-blocking fd.  The fd is not
