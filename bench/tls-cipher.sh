@@ -1,27 +1,31 @@
 #!/bin/bash -
 # bench/tls-cipher.sh: the dense TLS copy of issue 32.  nbdcopy of
 # SIZE of dense data (nbdkit sparse-random percent=100 behind the
-# noextents filter, TLS required) by ours, libnbd 1.22.2 (Debian 13,
-# unpacked) and 1.14.2 (Debian 12, the system's), with a pre-shared key
+# noextents filter, TLS required) by ours, libnbd 1.24.4 (Debian sid,
+# unpacked), 1.22.2 (Debian 13, unpacked) and 1.14.2 (Debian 12, the
+# system's), each its own nbdcopy, with a pre-shared key
 # and with X.509 certificates, to null: and back to the same server
 # (nbd to nbd: sparse-random fails any write that differs from what it
 # serves).  Run by hand from a built tree; see bench/README.md.
 #
 # Per case (credentials x destination): WARMUP untimed rounds, then
-# ROUNDS rounds, each running the three clients once in an order
+# ROUNDS rounds, each running the clients (LIBS) once in an order
 # rotated by one each round, each against a fresh nbdkit started on its
 # own, so that the client is timed alone (bench/timeit.py: elapsed,
 # user + sys of the client) and the server's CPU is read from
 # /proc/PID/stat before it is stopped.  Before timing, each client's
 # negotiated cipher is read from its LIBNBD_DEBUG output.  Prints every
 # run, then a markdown table of the medians and of the median per-round
-# ratio of 1.22.2's wall time to ours.
+# ratio of BASE's wall time to each client's.
 #
 # Settings (environment): ROUNDS (3), WARMUP (1), SIZE (2G),
 # CASES ("psk-null psk-nbd x509-null x509-nbd x509-no256-null";
 # x509-no256-*: the server has no AES-256-GCM), PEER13 (where
 # libnbd 1.22.2 is unpacked: /var/cache/libnbd-peers/debian13),
-# BUILDDIR as in functions.sh.
+# PEERSID (libnbd 1.24.4: /var/cache/libnbd-peers/debian-sid),
+# LIBS ("ours 1.24.4 1.22.2 1.14.2": the clients, each run once a
+# round), BASE (1.24.4, or the first of LIBS after ours: the library
+# the last column divides by), BUILDDIR as in functions.sh.
 
 set -euo pipefail
 . "$(dirname "$0")/functions.sh"
@@ -31,12 +35,23 @@ warmup="${WARMUP:-1}"
 size="${SIZE:-2G}"
 read -r -a cases <<<"${CASES:-psk-null psk-nbd x509-null x509-nbd x509-no256-null}"
 peer13="${PEER13:-/var/cache/libnbd-peers/debian13}"
-libs=(ours 1.22.2 1.14.2)
+peersid="${PEERSID:-/var/cache/libnbd-peers/debian-sid}"
+read -r -a libs <<<"${LIBS:-ours 1.24.4 1.22.2 1.14.2}"
+base="${BASE:-${libs[1]:-ours}}"
+nlibs=${#libs[@]}
 
 require nbdkit psktool certtool python3 awk sort /usr/bin/time \
         /usr/bin/nbdcopy /usr/bin/nbdinfo
-[ -x "$peer13/nbdcopy" ] && [ -x "$peer13/nbdinfo" ] ||
-  die "no libnbd 1.22.2 at $peer13 (set PEER13)"
+for lib in "${libs[@]}"; do
+  case "$lib" in
+    ours|1.14.2) ;;
+    1.22.2) [ -x "$peer13/nbdcopy" ] && [ -x "$peer13/nbdinfo" ] ||
+              die "no libnbd 1.22.2 at $peer13 (set PEER13)" ;;
+    1.24.4) [ -x "$peersid/nbdcopy" ] && [ -x "$peersid/nbdinfo" ] ||
+              die "no libnbd 1.24.4 at $peersid (set PEERSID)" ;;
+    *) die "LIBS: unknown library '$lib' (ours 1.24.4 1.22.2 1.14.2)" ;;
+  esac
+done
 ours_libdir="$builddir/lib/.libs"
 [ -x "$builddir/copy/.libs/nbdcopy" ] && [ -x "$builddir/info/.libs/nbdinfo" ] ||
   die "build the tree first"
@@ -53,6 +68,7 @@ tool ()
   case "$lib" in
     ours) prefix=("${base_env[@]}" "$@" "LD_LIBRARY_PATH=$ours_libdir"
                   "$builddir/${prog#nbd}/.libs/$prog") ;;
+    1.24.4) prefix=("${base_env[@]}" "$@" "$peersid/$prog") ;;
     1.22.2) prefix=("${base_env[@]}" "$@" "$peer13/$prog") ;;
     1.14.2) prefix=("${base_env[@]}" "$@" "/usr/bin/$prog") ;;
   esac
@@ -163,7 +179,7 @@ results="$tmpdir/results"       # case round lib wall cpu scpu
 : >"$results"
 declare -A negotiated
 echo "tls-cipher.sh: ROUNDS=$rounds WARMUP=$warmup SIZE=$size" \
-     "CASES='${cases[*]}'"
+     "CASES='${cases[*]}' LIBS='${libs[*]}' BASE=$base bench/tls-cipher.sh"
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs," \
      "load $(cut -d' ' -f1-3 /proc/loadavg)"
 for c in "${cases[@]}"; do
@@ -178,8 +194,8 @@ for c in "${cases[@]}"; do
   done
   printf '%-6s %-7s %9s %9s %9s\n' round lib "wall s" "CPU s" "server s"
   for ((r = 1 - warmup; r <= rounds; r++)); do
-    for ((k = 0; k < 3; k++)); do
-      lib="${libs[$(( ((r - 1 + k) % 3 + 3) % 3 ))]}"
+    for ((k = 0; k < nlibs; k++)); do
+      lib="${libs[$(( ((r - 1 + k) % nlibs + nlibs) % nlibs ))]}"
       run_one "$c" "$lib"
       label="$r"
       [ "$r" -gt 0 ] || label=warm
@@ -198,11 +214,11 @@ column ()
 }
 
 echo
-echo "| case | client | cipher | wall s | client CPU s | server CPU s | 1.22.2 wall / this |"
+echo "| case | client | cipher | wall s | client CPU s | server CPU s | $base wall / this |"
 echo "|---|---|---|---|---|---|---|"
 for c in "${cases[@]}"; do
   for lib in "${libs[@]}"; do
-    ratio="$(paste -d' ' <(column "$c" 1.22.2 4) <(column "$c" "$lib" 4) |
+    ratio="$(paste -d' ' <(column "$c" "$base" 4) <(column "$c" "$lib" 4) |
              awk '{ printf "%.3f\n", $1 / $2 }' | median)"
     printf '| %s | %s | %s | %.2f | %.2f | %.2f | %.2f |\n' "$c" "$lib" \
            "${negotiated[$c:$lib]:-?}" \
