@@ -21,12 +21,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <endian.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+
+#include "clock.h"
 
 static void
 die (const char *what)
@@ -136,15 +137,6 @@ stage (int role, int in, int out, const int *fds, int nfds,
     _exit (1);
   }
   _exit (0);
-}
-
-static double
-now (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 int

@@ -8,22 +8,14 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <pthread.h>
-#include <time.h>
 #include <sys/resource.h>
 
 #include <libnbd.h>
 
+#include "clock.h"
+
 static struct nbd_handle *h;
 static unsigned reads;
-
-static double
-now (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void *
 run (void *arg)
