@@ -224,29 +224,56 @@ stop_server ()
   fi
 }
 
-# start_server ARGS...: a fresh nbdkit ARGS on $sock (the script sets
-# sock and tmpdir), in the
-# foreground of a background job (so this script owns its pid), ready
-# once it has written its pidfile.
-start_server ()
+# start_server_on SOCK PIDFILE ARGS...: a fresh nbdkit ARGS on the Unix
+# socket SOCK (on 127.0.0.1:$server_port instead when server_port is
+# set), in the foreground of a background job (so this script owns its
+# pid, left in started_pid), ready once it has written PIDFILE.  Its
+# stderr goes to PIDFILE.err.
+started_pid=
+start_server_on ()
 {
-  local i
+  local sock="$1" pidfile="$2" i
+  shift 2
 
   local listen=(-U "$sock")
-
-  # server_port set: TCP on loopback instead of the Unix socket $sock.
   [ -z "${server_port:-}" ] || listen=(-i 127.0.0.1 -p "$server_port")
-  rm -f "$sock" "$tmpdir/pid"
-  nbdkit -f "${listen[@]}" -P "$tmpdir/pid" --exit-with-parent "$@" \
-         2>"$tmpdir/nbdkit.err" &
-  server_pid=$!
+  rm -f "$sock" "$pidfile"
+  nbdkit -f "${listen[@]}" -P "$pidfile" --exit-with-parent "$@" \
+         2>"$pidfile.err" &
+  started_pid=$!
   for i in $(seq 1 200); do
-    [ -s "$tmpdir/pid" ] && return 0
-    kill -0 "$server_pid" 2>/dev/null || break
+    [ -s "$pidfile" ] && return 0
+    kill -0 "$started_pid" 2>/dev/null || break
     sleep 0.05
   done
-  cat "$tmpdir/nbdkit.err" >&2
+  cat "$pidfile.err" >&2
   die "nbdkit $* did not start"
+}
+
+# start_server ARGS...: start_server_on $sock (the script sets sock and
+# tmpdir), its pid in server_pid for stop_server.
+start_server ()
+{
+  start_server_on "$sock" "$tmpdir/pid" "$@"
+  server_pid=$started_pid
+}
+
+# other_cpu_start, then other_cpu_percent: the share (%, never below 0)
+# of all CPUs that processes other than this shell and its children
+# used between the two.
+other_cpu_start ()
+{
+  other_b0="$(busy_ticks)"; other_o0="$(own_ticks)"
+  other_s0="$(date +%s.%N)"
+}
+
+other_cpu_percent ()
+{
+  awk -v o=$(( ($(busy_ticks) - other_b0) - ($(own_ticks) - other_o0) )) \
+      -v hz="$clk_tck" -v a="$other_s0" -v b="$(date +%s.%N)" \
+      -v n="$(nproc)" \
+      'BEGIN { p = 100 * o / hz / ((b - a) * n); if (p < 0) p = 0
+               printf "%.0f\n", p }'
 }
 
 # The 1.22.2 tree to run clients on: $PEER13, or the cache

@@ -405,7 +405,7 @@ for w in $workloads; do
       fi ;;
   esac
   printf '%-6s %-7s %9s %9s %9s\n' round lib "wall s" "CPU s" "RSS MB"
-  b0="$(busy_ticks)"; o0="$(own_ticks)"; s0="$(date +%s.%N)"
+  other_cpu_start
   for ((r = 1 - warmup; r <= rounds; r++)); do
     for ((k = 0; k < ${#libs[@]}; k++)); do
       # Timed round 1 starts with ours, round 2 with 1.24.4, ...
@@ -420,11 +420,7 @@ for w in $workloads; do
              "$(awk -v k="$rss" 'BEGIN { print k / 1024 }')"
     done
   done
-  b1="$(busy_ticks)"; o1="$(own_ticks)"; s1="$(date +%s.%N)"
-  awk -v w="$w" -v o=$(( (b1 - b0) - (o1 - o0) )) -v hz="$clk_tck" \
-      -v a="$s0" -v b="$s1" -v n="$(nproc)" \
-      'BEGIN { p = 100 * o / hz / ((b - a) * n); if (p < 0) p = 0
-               printf "%s %.0f\n", w, p }' >>"$other_cpu"
+  echo "$w $(other_cpu_percent)" >>"$other_cpu"
   echo "other processes: $(awk -v w="$w" '$1 == w { print $2 }' \
        "$other_cpu")% of the CPU during this workload"
 done

@@ -32,7 +32,7 @@ ours_nbdcopy="$builddir/copy/.libs/nbdcopy"
 [ -x "$ours_nbdcopy" ] || die "build the tree first (no $ours_nbdcopy)"
 
 tmpdir="$(mktemp -d)"
-pids=()
+pids=()    # the servers of the run in progress
 stop_servers ()
 {
   local p
@@ -48,18 +48,10 @@ gcc -O2 -Wall -Wextra "$bench_dir/physical-limit.c" -o "$tmpdir/physical-limit"
 # serve NAME ARGS...: nbdkit ARGS on $tmpdir/NAME.sock, ready on return.
 serve ()
 {
-  local name="$1" i
+  local name="$1"
   shift
-  rm -f "$tmpdir/$name.sock" "$tmpdir/$name.pid"
-  nbdkit -f -U "$tmpdir/$name.sock" -P "$tmpdir/$name.pid" \
-         --exit-with-parent "$@" 2>"$tmpdir/$name.err" &
-  pids+=($!)
-  for i in $(seq 200); do
-    [ -s "$tmpdir/$name.pid" ] && return 0
-    sleep 0.05
-  done
-  cat "$tmpdir/$name.err" >&2
-  die "nbdkit $* did not start"
+  start_server_on "$tmpdir/$name.sock" "$tmpdir/$name.pid" "$@"
+  pids+=("$started_pid")
 }
 
 src="nbd+unix:///?socket=$tmpdir/src.sock"
@@ -102,14 +94,14 @@ echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs," \
      "load $(cut -d' ' -f1-3 /proc/loadavg)"
 : >"$tmpdir/results"
 printf '%-5s %-10s %8s %8s\n' round side "wall s" "CPU s"
-b0="$(busy_ticks)"; o0="$(own_ticks)"; s0="$(date +%s.%N)"
+other_cpu_start
+n=${#sides[@]}
 for r in $(seq "$rounds"); do
-  n=${#sides[@]}
   for ((k = 0; k < n; k++)); do
     run_side "${sides[$(( (r - 1 + k) % n ))]}"
   done
 done
-b1="$(busy_ticks)"; o1="$(own_ticks)"; s1="$(date +%s.%N)"
+other=$(other_cpu_percent)
 
 med ()   # med SIDE FIELD: median of FIELD (2 wall, 3 CPU) for SIDE
 {
@@ -129,7 +121,4 @@ for s in "${sides[@]}"; do
          "$(awk -v f="$f" -v w="$w" 'BEGIN { print 100 * f / w }')"
 done
 echo "(peer = libnbd $peer_name's nbdcopy; other processes used" \
-     "$(awk -v b="$((b1 - b0))" -v o="$((o1 - o0))" -v t="$s0" -v u="$s1" \
-         -v hz="$clk_tck" -v n="$(nproc)" \
-         'BEGIN { v = 100 * (b - o) / hz / ((u - t) * n); printf "%.0f", v < 0 ? 0 : v }')%" \
-     "of the CPU)"
+     "$other% of the CPU)"

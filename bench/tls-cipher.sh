@@ -168,7 +168,7 @@ run_one ()
   scpu="$(server_cpu)"
   stop_server
   if [ "$rc" -ne 0 ]; then
-    cat "$tmpdir/out" "$tmpdir/nbdkit.err" >&2
+    cat "$tmpdir/out" "$tmpdir/pid.err" >&2
     die "$1 on $2 failed (status $rc)"
   fi
   IFS=, read -r wall _ user sys <"$t"
