@@ -1,6 +1,7 @@
 /* diff-options.c: the handshake and options when the server refuses,
- * hangs up, resets or garbles its reply (diff.tap runs it on our
- * library and on libnbd 1.22.2).
+ * hangs up, resets or garbles its reply, and the options of a TCP
+ * socket the library connects (diff.tap runs it on our library and on
+ * libnbd 1.22.2 and 1.24.4).
  *
  * Usage: diff-options SCENARIO (see the table at the end).
  */
@@ -8,6 +9,8 @@
 
 #include "diff-common.h"
 #include "misbehave-opt.h"
+
+#include <netinet/tcp.h>
 
 /* What one option's closures went through (see misbehave-opt.h). */
 static void
@@ -122,6 +125,30 @@ reset (void)
   /* The reset comes once the call has returned: under nbd_poll. */
   cue_send (&cue);
   drive_option (h, "reset", &l);
+  nbd_close (h);
+  reap (pid);
+}
+
+/* Nagle on a TCP socket the library connects itself: libnbd 1.22 and
+ * 1.24 turn it off (TCP_NODELAY) before connect.
+ */
+static void
+tcp_nodelay (void)
+{
+  char *args[] = { (char *) test_program ("fake-server"), (char *) "good",
+                   NULL };
+  struct nbd_handle *h = nbd_create ();
+  int r, v = -1;
+  socklen_t len = sizeof v;
+  pid_t pid;
+
+  CHECK (h != NULL);
+  pid = start_on_tcp (h, args, NULL, &r);
+  say_result ("nbd_connect_tcp", r);
+  CHECK (getsockopt (nbd_aio_get_fd (h), IPPROTO_TCP, TCP_NODELAY, &v,
+                     &len) == 0);
+  say ("TCP_NODELAY %s", v ? "on" : "off");
+  CHECK (nbd_shutdown (h, 0) == 0);
   nbd_close (h);
   reap (pid);
 }
@@ -269,6 +296,7 @@ static const struct diff_scenario scenarios[] = {
   { "close-pending", close_pending },
   { "hangup", hangup },
   { "reset", reset },
+  { "tcp-nodelay", tcp_nodelay },
   { "malformed", malformed },
   { "malformed-short", malformed_short },
   { "eof-greeting", eof_greeting },
