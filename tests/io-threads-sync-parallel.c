@@ -8,7 +8,11 @@
  * more than one request in flight; ours must show most of the threads'
  * requests out together.  Every read's data is checked.  Meanwhile an
  * nbd_block_status, whose callback must run in its own thread, runs
- * among them.
+ * among them.  It runs exclusive (no other thread may poll unlocked
+ * until it is done), so it starts only once the readers' first
+ * requests are all out, or 2 s have passed: started earlier, it holds
+ * back the readers not yet sent, and the overlap measured would be
+ * the scheduler's, not the library's.
  */
 #include <config.h>
 
@@ -31,7 +35,7 @@
 
 static struct nbd_handle *h;
 static bool done;                      /* atomic */
-static int max_in_flight;
+static int max_in_flight;              /* atomic */
 static pthread_t extent_caller;
 /* The readers start together, so that on a loaded machine a thread
  * created late cannot make the calls look serialised.
@@ -83,10 +87,25 @@ extent (void *user_data, const char *metacontext, uint64_t offset,
   return 0;
 }
 
+/* Until every reader has a request out, or 2 s have passed. */
+static void
+wait_for_readers_out (void)
+{
+  int ms;
+
+  for (ms = 0; ms < 2000; ++ms) {
+    struct timespec ts = { 0, 1000000 };
+    if (__atomic_load_n (&max_in_flight, __ATOMIC_RELAXED) >= THREADS)
+      return;
+    nanosleep (&ts, NULL);
+  }
+}
+
 static void *
 block_status (void *arg)
 {
   extent_caller = pthread_self ();
+  wait_for_readers_out ();
   if (nbd_block_status (h, LEN, 0,
                         (nbd_extent_callback) { .callback = extent }, 0)
       == -1)
@@ -115,8 +134,8 @@ monitor (void *arg)
   while (!__atomic_load_n (&done, __ATOMIC_RELAXED)) {
     int n = requests_out (sent0, received0);
     struct timespec ts = { 0, 1000000 };
-    if (n > max_in_flight)
-      max_in_flight = n;
+    if (n > __atomic_load_n (&max_in_flight, __ATOMIC_RELAXED))
+      __atomic_store_n (&max_in_flight, n, __ATOMIC_RELAXED);
     nanosleep (&ts, NULL);
   }
   return NULL;
