@@ -135,7 +135,16 @@ let generate_python_methods_h () =
     pr "                                     PyObject *args);\n"
   ) hand_written;
   pr "extern struct nbd_handle *nbd_internal_py_get_handle (PyObject *);\n";
-  pr "extern void nbd_internal_py_raise_error (void);\n\n";
+  pr "extern void nbd_internal_py_raise_error (void);\n";
+  pr "/* A locked call under way in this thread, innermost first. */\n";
+  pr "struct py_call {\n";
+  pr "  struct nbd_handle *h;\n";
+  pr "  struct py_call *outer;\n";
+  pr "};\n";
+  pr "extern int nbd_internal_py_call_begin (struct py_call *,\n";
+  pr "                                       struct nbd_handle *,\n";
+  pr "                                       const char *);\n";
+  pr "extern void nbd_internal_py_call_end (struct py_call *);\n\n";
   pr "/* utils.c */\n";
   pr "extern char **nbd_internal_py_get_string_list (PyObject *);\n";
   pr "extern void nbd_internal_py_free_string_list (char **);\n";
@@ -400,6 +409,7 @@ let pr_method (name, c) =
   pr "{\n";
   GoLang.pr_wrapped "  static char *kwlist[] = { " kw " };\n";
   pr "  PyObject *py_h;\n  struct nbd_handle *h;\n";
+  if c.is_locked then pr "  struct py_call call;\n";
   let t = C.c_ret_type c.ret in
   pr "  %s%sret;\n" t (if C.is_pointer_type t then "" else " ");
   pr "  PyObject *py_ret = NULL;\n";
@@ -422,10 +432,14 @@ let pr_method (name, c) =
   List.iter (pr_conversion c) c.args;
   List.iter (pr_closure_setup c ~optional:false) (closures_of c);
   List.iter (pr_closure_setup c ~optional:true) (oclosures_of c);
+  if c.is_locked then
+    pr "  if (nbd_internal_py_call_begin (&call, h, %S) == -1)\n    goto out;\n"
+      name;
   pr "\n  Py_BEGIN_ALLOW_THREADS\n";
   pr_wrapped (sprintf "  ret = nbd_%s (" name) ("h" :: call_args c)
     ");\n";
   pr "  Py_END_ALLOW_THREADS\n";
+  if c.is_locked then pr "  nbd_internal_py_call_end (&call);\n";
   (* The library owns the closures now, even if the call failed. *)
   List.iter (fun cl -> pr "  %s_data = NULL;\n" cl.cbname)
     (closures_of c @ oclosures_of c);
@@ -727,8 +741,9 @@ A callback runs while the call that runs it (C<h.poll>,
 C<h.pread_structured>, C<h.aio_notify_read>, ...) holds the handle's
 lock, so on its own handle it may call only the methods that skip the
 lock: " ^ unlocked_methods () ^ ".  Any other method on its own handle
-waits for ever for that lock, as in C.  Methods of other handles are
-not limited.";
+raises C<nbd.Error> with C<errno.EDEADLK> at once, where libnbd's
+module waits for ever for the lock its own thread holds.  Methods of
+other handles are not limited.";
   "THREADS AND THE GIL", "\
 Every method releases the global interpreter lock while libnbd runs,
 so other Python threads run while one waits for the server, and a

@@ -6,7 +6,9 @@
 #define PY_SSIZE_T_CLEAN 1
 #include <Python.h>
 
+#include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <libnbd.h>
@@ -29,6 +31,51 @@ nbd_internal_py_raise_error (void)
     PyErr_SetObject (nbd_internal_py_Error, args);
     Py_DECREF (args);
   }
+}
+
+/* The locked calls under way in this thread.  A callback runs inside
+ * one of them, in its thread, with the handle's lock held.
+ */
+static __thread struct py_call *thread_calls;
+
+/* libnbd's handle lock is not recursive, so a locked method called
+ * from a callback of its own handle would wait for ever for the lock
+ * its own thread holds.  Raise nbd.Error (EDEADLK) instead, as the
+ * OCaml and Rust bindings do; otherwise note the call as this
+ * thread's until nbd_internal_py_call_end.
+ */
+int
+nbd_internal_py_call_begin (struct py_call *call, struct nbd_handle *h,
+                            const char *name)
+{
+  struct py_call *c;
+  char msg[256];
+  PyObject *args;
+
+  for (c = thread_calls; c != NULL; c = c->outer) {
+    if (c->h == h) {
+      snprintf (msg, sizeof msg,
+                "%s: called from a callback of the same handle, which "
+                "holds the handle's lock (only the methods that skip the "
+                "lock may be)", name);
+      args = Py_BuildValue ("(si)", msg, EDEADLK);
+      if (args != NULL) {
+        PyErr_SetObject (nbd_internal_py_Error, args);
+        Py_DECREF (args);
+      }
+      return -1;
+    }
+  }
+  call->h = h;
+  call->outer = thread_calls;
+  thread_calls = call;
+  return 0;
+}
+
+void
+nbd_internal_py_call_end (struct py_call *call)
+{
+  thread_calls = call->outer;
 }
 
 /* The handle in a capsule made by create; NULL with an exception set
