@@ -219,11 +219,53 @@ let pr_handwritten_shim h =
      pr "  if (h == NULL)\n    save_error (err);\n  return h;\n}\n\n"
   | HWNothing | HWStaticString | HWInt -> ()
 
+(* libnbd never sees the callbacks of a call the shim does not make,
+   so they are released here. *)
+let pr_free_callbacks ~indent c =
+  List.iter (fun cl ->
+    pr "%sif (%s_id != 0)\n%s  golangFreeCallback (%s_id);\n"
+      indent cl.cbname indent cl.cbname
+  ) (filter_map (function Closure cl -> Some cl | _ -> None) c.args
+     @ filter_map (function OClosure cl -> Some cl | _ -> None) c.optargs)
+
+(* The locked calls under way in each thread: a callback runs inside
+   one of them, on its thread (cgo keeps a goroutine on its thread for
+   the whole C call), holding the handle's lock, which is not
+   recursive.  A locked call on that handle from the callback would
+   wait for ever; it fails with EDEADLK instead, as in the other
+   bindings. *)
+let pr_reentry_guard () =
+  pr "struct go_call {\n  struct nbd_handle *h;\n  struct go_call *outer;\n};\n";
+  pr "static __thread struct go_call *thread_calls;\n\n";
+  pr "static int\n";
+  pr "refuse_reentry (struct go_error *err, struct nbd_handle *h, \
+      const char *name)\n{\n";
+  pr "  const char *why = \": called from a callback of the same \
+      handle, which holds \"\n";
+  pr "                    \"the handle's lock (only the calls that \
+      skip the lock may be)\";\n";
+  pr "  struct go_call *c;\n\n";
+  pr "  for (c = thread_calls; c != NULL; c = c->outer)\n";
+  pr "    if (c->h == h) {\n";
+  pr "      err->msg = malloc (strlen (name) + strlen (why) + 1);\n";
+  pr "      if (err->msg)\n";
+  pr "        strcat (strcpy (err->msg, name), why);\n";
+  pr "      err->errnum = EDEADLK;\n";
+  pr "      return 1;\n";
+  pr "    }\n";
+  pr "  return 0;\n}\n\n";
+  pr "static void\ncall_begin (struct go_call *call, struct nbd_handle *h)\n{\n";
+  pr "  call->h = h;\n  call->outer = thread_calls;\n  thread_calls = call;\n}\n\n";
+  pr "static void\ncall_end (struct go_call *call)\n{\n";
+  pr "  thread_calls = call->outer;\n}\n\n"
+
 let pr_shim (name, c) =
   pr_shim_prototype name c;
   pr "{\n";
   pr "#ifdef LIBNBD_HAVE_NBD_%s\n" (String.uppercase_ascii name);
-  pr "  %s ret;\n\n" (C.c_ret_type c.ret);
+  pr "  %s ret;\n" (C.c_ret_type c.ret);
+  if c.is_locked then pr "  struct go_call call;\n";
+  pr "\n";
   let call_args =
     List.concat_map (function
       | Closure cl -> [ sprintf "%s_closure (%s_id)" cl.cbname cl.cbname ]
@@ -231,22 +273,24 @@ let pr_shim (name, c) =
     @ List.concat_map (function
       | OClosure cl -> [ sprintf "%s_closure (%s_id)" cl.cbname cl.cbname ]
       | o -> List.map snd (C.c_params_of_optarg o)) c.optargs in
+  let err_value =
+    match C.c_err_value c.ret with Some v -> v | None -> "0" in
+  if c.is_locked then (
+    pr "  if (refuse_reentry (err, h, \"nbd_%s\")) {\n" name;
+    pr_free_callbacks ~indent:"    " c;
+    pr "    return %s;\n  }\n" err_value;
+    pr "  call_begin (&call, h);\n");
   pr_wrapped (sprintf "  ret = nbd_%s (" name) ("h" :: call_args) ");\n";
+  if c.is_locked then pr "  call_end (&call);\n";
   (match C.c_err_value c.ret with
    | Some v when c.may_set_error ->
       pr "  if (ret == %s)\n    save_error (err);\n" v
    | _ -> ());
   pr "  return ret;\n";
   pr "#else\n";
-  (* libnbd never sees the callbacks, so they are released here. *)
-  List.iter (fun cl ->
-    pr "  if (%s_id != 0)\n    golangFreeCallback (%s_id);\n"
-      cl.cbname cl.cbname
-  ) (filter_map (function Closure cl -> Some cl | _ -> None) c.args
-     @ filter_map (function OClosure cl -> Some cl | _ -> None) c.optargs);
+  pr_free_callbacks ~indent:"  " c;
   pr "  missing_function (err, \"nbd_%s\");\n" name;
-  pr "  return %s;\n"
-    (match C.c_err_value c.ret with Some v -> v | None -> "0");
+  pr "  return %s;\n" err_value;
   pr "#endif\n}\n\n"
 
 let generate_golang_wrappers_c () =
@@ -273,6 +317,7 @@ let generate_golang_wrappers_c () =
   pr "static void\nfree_trampoline (void *user_data)\n{\n";
   pr "  golangFreeCallback ((long) (intptr_t) user_data);\n}\n\n";
   List.iter pr_closure_glue API.all_closures;
+  pr_reentry_guard ();
   List.iter pr_handwritten_shim API.handwritten_calls;
   List.iter (fun (name, c) -> if supported c then pr_shim (name, c)) calls
 
@@ -496,6 +541,10 @@ let pr_method (name, c) =
     (match go_err_test c.ret with
      | Some test when c.may_set_error ->
         pr "\tif %s {\n\t\treturn %smakeError(%S, &cErr)\n\t}\n" test zero name
+     | _ when c.is_locked ->
+        (* Only the shim's refusal of a call from a callback (EDEADLK). *)
+        pr "\tif cErr.errnum != 0 {\n\t\treturn %smakeError(%S, &cErr)\n\t}\n"
+          zero name
      | _ -> ());
     pr "\treturn %s\n}\n" (go_ret_value c.ret)
   )

@@ -2,6 +2,12 @@
 //
 // Every call is a method on *Libnbd generated from the API table of the
 // C library (see bindings.go); this file holds the handle and errors.
+//
+// A callback runs with its handle's lock held, so on its own handle it
+// may make only the calls that take no lock (the Stats*, AioGetDirection,
+// AioIs*, AioInFlight, ... methods); any other method of that handle
+// fails at once with EDEADLK, where libnbd's binding waits for ever.
+// Other handles are not limited.
 package libnbd
 
 /*
