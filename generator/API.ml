@@ -1510,7 +1510,7 @@ then fails with C<EPERM>.";
     default_call with
     args = [ Bool "allow" ]; ret = RErr;
     permitted_states = [ Created ];
-    shortdesc = "set the allowed transports in NBD URIs";
+    shortdesc = "set whether NBD URIs may read local files";
     longdesc = "\
 Decide whether URIs may make libnbd read files of the local system.
 It is forbidden by default.  The query parameters affected are
