@@ -742,8 +742,9 @@ C<h.pread_structured>, C<h.aio_notify_read>, ...) holds the handle's
 lock, so on its own handle it may call only the methods that skip the
 lock: " ^ unlocked_methods () ^ ".  Any other method on its own handle
 raises C<nbd.Error> with C<errno.EDEADLK> at once, where libnbd's
-module waits for ever for the lock its own thread holds.  Methods of
-other handles are not limited.";
+module waits for ever for the lock its own thread holds; so does
+C<h.close()>, which there frees the handle under the call running the
+callback.  Methods of other handles are not limited.";
   "THREADS AND THE GIL", "\
 Every method releases the global interpreter lock while libnbd runs,
 so other Python threads run while one waits for the server, and a

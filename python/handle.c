@@ -38,34 +38,45 @@ nbd_internal_py_raise_error (void)
  */
 static __thread struct py_call *thread_calls;
 
-/* libnbd's handle lock is not recursive, so a locked method called
- * from a callback of its own handle would wait for ever for the lock
- * its own thread holds.  Raise nbd.Error (EDEADLK) instead, as the
- * OCaml and Rust bindings do; otherwise note the call as this
- * thread's until nbd_internal_py_call_end.
+/* Is a call on h under way in this thread?  Then the thread is in one
+ * of h's callbacks, holding h's lock.  libnbd's lock is not recursive,
+ * so a locked method would wait for ever for it, and nbd_close would
+ * free the handle under the call that runs the callback.  Raise
+ * nbd.Error (EDEADLK) instead, as the OCaml and Rust bindings do.
  */
-int
-nbd_internal_py_call_begin (struct py_call *call, struct nbd_handle *h,
-                            const char *name)
+static int
+refuse_reentry (struct nbd_handle *h, const char *name)
 {
   struct py_call *c;
   char msg[256];
   PyObject *args;
 
-  for (c = thread_calls; c != NULL; c = c->outer) {
-    if (c->h == h) {
-      snprintf (msg, sizeof msg,
-                "%s: called from a callback of the same handle, which "
-                "holds the handle's lock (only the methods that skip the "
-                "lock may be)", name);
-      args = Py_BuildValue ("(si)", msg, EDEADLK);
-      if (args != NULL) {
-        PyErr_SetObject (nbd_internal_py_Error, args);
-        Py_DECREF (args);
-      }
-      return -1;
-    }
+  for (c = thread_calls; c != NULL; c = c->outer)
+    if (c->h == h)
+      break;
+  if (c == NULL)
+    return 0;
+  snprintf (msg, sizeof msg,
+            "%s: called from a callback of the same handle, which holds "
+            "the handle's lock (only the methods that skip the lock may be)",
+            name);
+  args = Py_BuildValue ("(si)", msg, EDEADLK);
+  if (args != NULL) {
+    PyErr_SetObject (nbd_internal_py_Error, args);
+    Py_DECREF (args);
   }
+  return -1;
+}
+
+/* Note a locked call as this thread's until nbd_internal_py_call_end,
+ * or raise nbd.Error if it came from a callback of its own handle.
+ */
+int
+nbd_internal_py_call_begin (struct py_call *call, struct nbd_handle *h,
+                            const char *name)
+{
+  if (refuse_reentry (h, name) == -1)
+    return -1;
   call->h = h;
   call->outer = thread_calls;
   thread_calls = call;
@@ -121,6 +132,8 @@ nbd_internal_py_close (PyObject *self, PyObject *args)
     return NULL;
   h = nbd_internal_py_get_handle (py_h);
   if (h == NULL)
+    return NULL;
+  if (refuse_reentry (h, "close") == -1)
     return NULL;
   if (PyCapsule_SetName (py_h, "nbd_handle (closed)") == -1)
     return NULL;

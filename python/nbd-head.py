@@ -148,4 +148,8 @@ class NBDBase(object):
         when the last reference goes.  No method may be called after.'''
         self._check_not_closed()
         o, self._o = self._o, None
-        libnbdmod.close(o)
+        try:
+            libnbdmod.close(o)
+        except Error:
+            self._o = o     # refused: called from its own callback
+            raise

@@ -2,7 +2,9 @@
 # own handle gets nbd.Error with EDEADLK at once, where libnbd's module
 # waits for ever for the lock the callback's own thread holds; the
 # methods that skip the lock, and other handles, work from a callback;
-# afterwards the handle goes on working.
+# h.close() from its own callback is refused too (it would free the
+# handle under the call running the callback: a crash); afterwards the
+# handle goes on working.
 import errno
 import signal
 import nbd
@@ -31,6 +33,7 @@ def reenter(what):
 def completion(err):
     reenter(lambda: h.pread(512, 0))
     reenter(lambda: h.get_size())
+    reenter(lambda: h.close())
     seen.append(h.stats_bytes_sent())    # skips the lock
     seen.append(other.pread(8, 8))       # another handle
     return 1
@@ -40,14 +43,15 @@ buf = nbd.Buffer(512)
 h.aio_pread(buf, 0, completion=completion)
 while h.aio_in_flight() > 0:
     h.poll(-1)
-assert len(seen) == 4, seen
-for errnum, string in seen[:2]:
+assert len(seen) == 5, seen
+for errnum, string in seen[:3]:
     assert errnum == errno.EDEADLK, seen
     assert "callback of the same handle" in string, string
 assert seen[0][1].startswith("pread: "), seen[0]
 assert seen[1][1].startswith("get_size: "), seen[1]
-assert seen[2] > 0, seen
-assert seen[3] == bytes([0, 0, 0, 0, 0, 0, 0, 8]), seen
+assert seen[2][1].startswith("close: "), seen[2]
+assert seen[3] > 0, seen
+assert seen[4] == bytes([0, 0, 0, 0, 0, 0, 0, 8]), seen
 
 # From a chunk callback of a synchronous call, the same.
 seen.clear()
@@ -69,3 +73,11 @@ assert h.pread(1, 0) == b"y"
 assert h.get_size() == 1048576
 h.shutdown()
 other.shutdown()
+
+# Outside its callbacks, close works, once.
+h.close()
+try:
+    h.close()
+    assert False
+except nbd.ClosedHandle:
+    pass
