@@ -168,6 +168,7 @@ let generate_golang_wrappers_h () =
     C.pr_closure_typedef cl;
     pr "#endif\n\n"
   ) API.all_closures;
+  pr "int _nbd_go_close (struct go_error *err, struct nbd_handle *h);\n\n";
   List.iter (fun h ->
     match h.hw_ret with
     | HWNewHandle ->
@@ -257,7 +258,12 @@ let pr_reentry_guard () =
   pr "static void\ncall_begin (struct go_call *call, struct nbd_handle *h)\n{\n";
   pr "  call->h = h;\n  call->outer = thread_calls;\n  thread_calls = call;\n}\n\n";
   pr "static void\ncall_end (struct go_call *call)\n{\n";
-  pr "  thread_calls = call->outer;\n}\n\n"
+  pr "  thread_calls = call->outer;\n}\n\n";
+  pr "/* From its own callback, nbd_close would free the handle under the\n";
+  pr "   call running the callback. */\n";
+  pr "int\n_nbd_go_close (struct go_error *err, struct nbd_handle *h)\n{\n";
+  pr "  if (refuse_reentry (err, h, \"nbd_close\"))\n    return -1;\n";
+  pr "  nbd_close (h);\n  return 0;\n}\n\n"
 
 let pr_shim (name, c) =
   pr_shim_prototype name c;

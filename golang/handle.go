@@ -6,7 +6,8 @@
 // A callback runs with its handle's lock held, so on its own handle it
 // may make only the calls that take no lock (the Stats*, AioGetDirection,
 // AioIs*, AioInFlight, ... methods); any other method of that handle
-// fails at once with EDEADLK, where libnbd's binding waits for ever.
+// fails at once with EDEADLK, where libnbd's binding waits for ever,
+// and so does Close, which there frees the handle under the callback.
 // Other handles are not limited.
 package libnbd
 
@@ -110,7 +111,10 @@ func (h *Libnbd) Close() *LibnbdError {
 	if h.h == nil {
 		return closedHandleError("close")
 	}
-	C.nbd_close(h.h)
+	var cErr C.struct_go_error
+	if C._nbd_go_close(&cErr, h.h) == -1 {
+		return makeError("close", &cErr) // from its own callback
+	}
 	h.h = nil
 	runtime.SetFinalizer(h, nil)
 	return nil

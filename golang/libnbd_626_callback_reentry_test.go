@@ -1,7 +1,8 @@
 // A callback that calls a locked method of its own handle gets an
 // EDEADLK error at once, where libnbd's bindings wait for ever for the
 // lock the callback's own goroutine (on its own thread) holds; the
-// calls that skip the lock, and other handles, work from a callback,
+// calls that skip the lock, and other handles, work from a callback;
+// Close is refused too (it would free the handle under the callback);
 // and afterwards the handle goes on working.
 package libnbd
 
@@ -33,6 +34,12 @@ func Test626CallbackReentry(t *testing.T) {
 		checkRefused(t, "GetSize", err)
 		_, err = h.GetDebug() // cannot fail in C, refused here
 		checkRefused(t, "GetDebug", err)
+		// Would free the handle under the Poll running this callback.
+		if err := h.Close(); err != nil {
+			checkRefused(t, "Close", err)
+		} else {
+			t.Errorf("Close from a callback: no error, want EDEADLK")
+		}
 		if n, err := h.StatsBytesSent(); err != nil || n == 0 {
 			t.Errorf("StatsBytesSent (skips the lock): %d, %v", n, err)
 		}
