@@ -241,17 +241,14 @@ let pr_reentry_guard () =
   pr "static int\n";
   pr "refuse_reentry (struct go_error *err, struct nbd_handle *h, \
       const char *name)\n{\n";
-  pr "  const char *why = \": called from a callback of the same \
-      handle, which holds \"\n";
-  pr "                    \"the handle's lock (only the calls that \
-      skip the lock may be)\";\n";
   pr "  struct go_call *c;\n\n";
   pr "  for (c = thread_calls; c != NULL; c = c->outer)\n";
   pr "    if (c->h == h) {\n";
-  pr "      err->msg = malloc (strlen (name) + strlen (why) + 1);\n";
-  pr "      if (err->msg)\n";
-  pr "        strcat (strcpy (err->msg, name), why);\n";
-  pr "      err->errnum = EDEADLK;\n";
+  pr "      shim_error (err, name, \": called from a callback of the same \
+      handle, \"\n";
+  pr "                  \"which holds the handle's lock (only the calls \
+      that skip \"\n";
+  pr "                  \"the lock may be)\", EDEADLK);\n";
   pr "      return 1;\n";
   pr "    }\n";
   pr "  return 0;\n}\n\n";
@@ -311,15 +308,19 @@ let generate_golang_wrappers_c () =
   pr "  const char *msg = nbd_get_error ();\n\n";
   pr "  err->msg = msg ? strdup (msg) : NULL;\n";
   pr "  err->errnum = nbd_get_errno ();\n}\n\n";
-  pr "/* The libnbd this is built against is older than the table. */\n";
-  pr "static inline void\n";
-  pr "missing_function (struct go_error *err, const char *name)\n{\n";
-  pr "  const char *why = \": not in the libnbd these bindings were \"\n";
-  pr "                    \"compiled against\";\n\n";
+  pr "/* An error the shim makes itself: \"NAME: WHY\". */\n";
+  pr "static void\n";
+  pr "shim_error (struct go_error *err, const char *name, const char *why,\n";
+  pr "            int errnum)\n{\n";
   pr "  err->msg = malloc (strlen (name) + strlen (why) + 1);\n";
   pr "  if (err->msg)\n";
   pr "    strcat (strcpy (err->msg, name), why);\n";
-  pr "  err->errnum = ENOTSUP;\n}\n\n";
+  pr "  err->errnum = errnum;\n}\n\n";
+  pr "/* The libnbd this is built against is older than the table. */\n";
+  pr "static inline void\n";
+  pr "missing_function (struct go_error *err, const char *name)\n{\n";
+  pr "  shim_error (err, name, \": not in the libnbd these bindings were \"\n";
+  pr "              \"compiled against\", ENOTSUP);\n}\n\n";
   pr "static void\nfree_trampoline (void *user_data)\n{\n";
   pr "  golangFreeCallback ((long) (intptr_t) user_data);\n}\n\n";
   List.iter pr_closure_glue API.all_closures;
