@@ -40,6 +40,21 @@ must_fail ()
   cat "$err"
 }
 
+# must_fail_run ERR-FILE NBDKIT-ARGS... -- COMMAND: nbdkit serves with
+# NBDKIT-ARGS and runs COMMAND (a shell string, $uri set), which must
+# fail.  Only COMMAND's standard error goes to ERR-FILE: nbdkit's
+# threads write their messages to the same stream in pieces, and one
+# landed inside a line of nbdcopy's (seen in CI).
+must_fail_run ()
+{
+  local err=$1 args=()
+  shift
+  while [ "$1" != -- ]; do args+=("$1"); shift; done
+  shift
+  must_fail "$err.nbdkit" nbdkit "${args[@]}" --run "$1 2>'$err'"
+  cat "$err"
+}
+
 # Under make check-valgrind, valgrind must run the real nbdcopy, not
 # libtool's wrapper script in its place.
 if [ -n "$VG" ]; then

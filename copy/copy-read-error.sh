@@ -21,8 +21,8 @@ EOS
 chmod +x "$tmp/plugin.sh"
 
 for mode in "" --synchronous; do
-  must_fail "$tmp/err" nbdkit -U - sh "$tmp/plugin.sh" \
-    --run "$VG nbdcopy $mode \"\$uri\" $tmp/dst"
+  must_fail_run "$tmp/err" -U - sh "$tmp/plugin.sh" \
+    -- "$VG nbdcopy $mode \"\$uri\" $tmp/dst"
   offset=$(sed -n \
     's/^nbdcopy: nbd+unix:.*: read failed at offset \([0-9]*\): .*/\1/p' \
     "$tmp/err")

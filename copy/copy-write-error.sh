@@ -10,9 +10,9 @@ make_tmpdir
 make_sparse_file "$tmp/src" $((4 * 1024 * 1024))
 
 for mode in "" --synchronous; do
-  must_fail "$tmp/err" nbdkit -U - --filter=error memory size=4M \
+  must_fail_run "$tmp/err" -U - --filter=error memory size=4M \
     error-pwrite=EIO error-pwrite-rate=100% \
-    --run "$VG nbdcopy $mode $tmp/src \"\$uri\""
+    -- "$VG nbdcopy $mode $tmp/src \"\$uri\""
   grep -q \
     '^nbdcopy: nbd+unix:.*: write failed at offset [0-9]*: .*Input/output' \
     "$tmp/err"

@@ -31,12 +31,12 @@ EOS
 chmod +x "$tmp/flush.sh"
 
 for mode in "" --synchronous; do
-  must_fail "$tmp/err" nbdkit -U - --filter=error memory size=4M \
+  must_fail_run "$tmp/err" -U - --filter=error memory size=4M \
     error-zero=EIO error-zero-rate=100% \
-    --run "$VG nbdcopy $mode $tmp/src \"\$uri\""
+    -- "$VG nbdcopy $mode $tmp/src \"\$uri\""
   names "$tmp/err" zero
 
-  must_fail "$tmp/err" nbdkit -U - sh "$tmp/flush.sh" \
-    --run "$VG nbdcopy $mode --flush $tmp/src \"\$uri\""
+  must_fail_run "$tmp/err" -U - sh "$tmp/flush.sh" \
+    -- "$VG nbdcopy $mode --flush $tmp/src \"\$uri\""
   names "$tmp/err" flush
 done
