@@ -257,10 +257,15 @@ let pr_reentry_guard () =
   pr "static void\ncall_end (struct go_call *call)\n{\n";
   pr "  thread_calls = call->outer;\n}\n\n";
   pr "/* From its own callback, nbd_close would free the handle under the\n";
-  pr "   call running the callback. */\n";
+  pr "   call running the callback.  The completions nbd_close runs for the\n";
+  pr "   commands still in flight are refused the handle being freed. */\n";
   pr "int\n_nbd_go_close (struct go_error *err, struct nbd_handle *h)\n{\n";
+  pr "  struct go_call call;\n\n";
   pr "  if (refuse_reentry (err, h, \"nbd_close\"))\n    return -1;\n";
-  pr "  nbd_close (h);\n  return 0;\n}\n\n"
+  pr "  call_begin (&call, h);\n";
+  pr "  nbd_close (h);\n";
+  pr "  call_end (&call);\n";
+  pr "  return 0;\n}\n\n"
 
 let pr_shim (name, c) =
   pr_shim_prototype name c;

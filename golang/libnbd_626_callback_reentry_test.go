@@ -100,3 +100,38 @@ func Test626CallbackReentry(t *testing.T) {
 		t.Fatalf("Pread after Pwrite: %q, %v", got[:1], err)
 	}
 }
+
+// The completion that Close runs for a command still in flight finds
+// the handle being freed: its calls are refused, not run on it.
+func Test626CallbackDuringClose(t *testing.T) {
+	needNbdkit(t)
+	h, err := Create()
+	if err != nil {
+		t.Fatalf("Create: %s", err)
+	}
+	argv := []string{"nbdkit", "-s", "--exit-with-parent",
+		"--filter=delay", "memory", "size=1M", "rdelay=10"}
+	if err := h.ConnectCommand(argv); err != nil {
+		t.Fatalf("ConnectCommand: %s", err)
+	}
+	var during error
+	ran := false
+	completion := func(error *int) int {
+		ran = true
+		during = h.Pread(make([]byte, 512), 0, nil)
+		return 1
+	}
+	buf := MakeAioBuffer(512)
+	defer buf.Free()
+	if _, err := h.AioPread(buf, 0, &AioPreadOptargs{
+		CompletionCallbackSet: true, CompletionCallback: completion}); err != nil {
+		t.Fatalf("AioPread: %s", err)
+	}
+	if err := h.Close(); err != nil {
+		t.Fatalf("Close: %s", err)
+	}
+	if !ran {
+		t.Fatalf("Close did not run the completion of the command in flight")
+	}
+	checkRefused(t, "Pread during Close", during)
+}
