@@ -228,7 +228,8 @@ produced the message) and C<msg> (the text of the message).
 Installing a new callback replaces, and frees, any previous one.
 
 The callback runs while the handle lock is held, so it must not call
-any C<nbd_*> function on the same handle, otherwise it deadlocks.";
+any C<nbd_*> function on the same handle: libnbd deadlocks there,
+and here the call fails with C<EDEADLK> (see L<libnbd(3)/CALLBACKS>).";
     see_also = [ "clear_debug_callback"; "set_debug"; "get_debug" ];
     first_version = (1, 0);
   };

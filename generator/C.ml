@@ -481,6 +481,28 @@ let pr_zero_buffers ?(indent = "  ") bufs =
     pr "%sif (h->pread_initialize && %s != NULL)\n" indent b;
     pr "%s  memset (%s, 0, %s);\n" indent b cn) bufs
 
+(* Take the handle lock (an error-checking mutex, lib/handle.c).  If
+   this thread holds it already, the call comes from a callback of the
+   same handle, which with libnbd's plain mutex waits for ever.  A call
+   that can fail fails with EDEADLK, its buffers zeroed and closures
+   freed as for any failure.  The getters that cannot fail read under
+   the hold the callback's caller has, untraced (a debug callback that
+   asks nbd_get_debug would be called again): true if the wrapper must
+   then leave the lock alone ("nested"). *)
+let pr_lock c eager late errcode =
+  match c_err_value c.ret with
+  | Some _ when c.may_set_error ->
+     pr "  if (unlikely (pthread_mutex_lock (&h->lock) != 0)) {\n";
+     pr "    nbd_internal_refuse_nested_call ();\n";
+     pr_zero_buffers ~indent:"    " (eager @ late);
+     List.iter (fun cl -> pr "    FREE_CALLBACK (%s);\n" (closure_param cl))
+       (closures_of c);
+     pr "    return %s;\n  }\n" errcode;
+     false
+  | _ ->
+     pr "  bool nested = pthread_mutex_lock (&h->lock) != 0;\n";
+     true
+
 let pr_wrapper (name, c) =
   let ret_t = c_ret_type c.ret in
   let has_states = c.permitted_states <> [] in
@@ -495,10 +517,10 @@ let pr_wrapper (name, c) =
   (* Argument checks can fail even in calls that otherwise cannot. *)
   if c.may_set_error || has_arg_checks c then
     pr "\n  nbd_internal_set_error_context (\"nbd_%s\");\n" name;
-  if c.is_locked then pr "  pthread_mutex_lock (&h->lock);\n";
+  let nested = c.is_locked && pr_lock c eager late errcode in
   let fmt, vals = debug_args c in
   if c.is_locked then (
-    pr "  if (h->debug) {\n";
+    pr "  if (h->debug%s) {\n" (if nested then " && !nested" else "");
     if vals = [] then pr "    debug (h, \"enter:%s%s\");\n"
                         (if fmt = "" then "" else " ") fmt
     else pr "    debug (h, \"enter: %s\", %s);\n" fmt (String.concat ", " vals);
@@ -524,7 +546,7 @@ let pr_wrapper (name, c) =
   List.iter (fun cl -> pr "  FREE_CALLBACK (%s);\n" (closure_param cl))
     (closures_of c);
   if c.is_locked then (
-    pr "  if (h->debug) {\n";
+    pr "  if (h->debug%s) {\n" (if nested then " && !nested" else "");
     (match c_err_value c.ret with
      | Some e when c.may_set_error ->
         pr "    if (ret == %s)\n" e;
@@ -533,7 +555,8 @@ let pr_wrapper (name, c) =
      | _ -> ());
     pr_debug_leave c;
     pr "  }\n";
-    pr "  pthread_mutex_unlock (&h->lock);\n"
+    pr "  %spthread_mutex_unlock (&h->lock);\n"
+      (if nested then "if (!nested)\n    " else "")
   );
   pr "  return ret;\n}\n\n"
 

@@ -301,7 +301,10 @@ and an optional C<free> function.
                            .free = my_free };
 
 Callbacks run with the handle locked, so they must not call libnbd on
-the same handle.
+the same handle.  Here such a call fails at once with C<EDEADLK>,
+where libnbd waits for ever; the getters that cannot fail, such as
+L<nbd_get_debug(3)>, answer, and L<nbd_close(3)> leaves the handle
+open.
 
 The C<free> function, if set, is called with C<user_data> exactly
 once, after the last possible call of C<callback>, even when the API

@@ -148,3 +148,14 @@ nbd_get_errno (void)
 
   return e ? e->errnum : 0;
 }
+
+/* A callback runs with its handle locked by the thread running it, so
+ * a call it makes on the same handle cannot take the lock: libnbd's
+ * waits for ever there; ours fails (the generated wrappers, lib/api.c).
+ */
+void
+nbd_internal_refuse_nested_call (void)
+{
+  set_error (EDEADLK, "called from a callback of the same handle, "
+             "which this thread has locked");
+}

@@ -14,6 +14,27 @@
 /* Default handle names are nbd1, nbd2, ... */
 static unsigned long next_handle_number = 1;
 
+/* The handle lock is error-checking: a callback runs with it held, and
+ * a call from there on the same handle must fail (EDEADLK), not wait
+ * on its own thread for ever.
+ */
+static int
+init_handle_lock (pthread_mutex_t *lock)
+{
+  pthread_mutexattr_t attr;
+  int r;
+
+  pthread_mutexattr_init (&attr);
+  pthread_mutexattr_settype (&attr, PTHREAD_MUTEX_ERRORCHECK);
+  r = pthread_mutex_init (lock, &attr);
+  pthread_mutexattr_destroy (&attr);
+  if (r != 0) {
+    set_error (r, "pthread_mutex_init");
+    return -1;
+  }
+  return 0;
+}
+
 struct nbd_handle *
 nbd_create (void)
 {
@@ -56,7 +77,8 @@ nbd_create (void)
   s = getenv ("LIBNBD_DEBUG");
   h->debug = s && strcmp (s, "1") == 0;
   h->state = h->public_state = STATE_CREATED_START;
-  pthread_mutex_init (&h->lock, NULL);
+  if (init_handle_lock (&h->lock) == -1)
+    goto error2;
   pthread_cond_init (&h->wait_cond, NULL);
   h->wake_fd = -1;
   debug (h, "opening handle");
@@ -95,6 +117,14 @@ nbd_close (struct nbd_handle *h)
   nbd_internal_set_error_context ("nbd_close");
   if (h == NULL)
     return;
+  /* From a callback of this handle: freeing it would pull it from
+   * under the call running that callback.  Held to the end, the lock
+   * makes the callbacks run below fail their calls on it.
+   */
+  if (pthread_mutex_lock (&h->lock) != 0) {
+    nbd_internal_refuse_nested_call ();
+    return;
+  }
   debug (h, "closing handle");
   /* The debug callback goes first, as in libnbd, then the closures of
    * an option still waiting for its reply, freed without running its
@@ -140,6 +170,7 @@ nbd_close (struct nbd_handle *h)
   if (h->wake_fd >= 0)
     close (h->wake_fd);
   pthread_cond_destroy (&h->wait_cond);
+  pthread_mutex_unlock (&h->lock);
   pthread_mutex_destroy (&h->lock);
   free (h);
 }

@@ -343,6 +343,8 @@ extern void nbd_internal_set_error_context (const char *context);
 extern const char *nbd_internal_get_error_context (void);
 extern void nbd_internal_set_last_error (int errnum, char *error);
 extern void nbd_internal_set_error_text (const char *text);
+/* The error of a call made from a callback of its own handle. */
+extern void nbd_internal_refuse_nested_call (void);
 
 /* Set the thread-local error, prefixed by the current API call name.
  * Keeps errno as it was.

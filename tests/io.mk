@@ -30,7 +30,8 @@ io_c_tests = \
 	io-pread-initialize \
 	io-aio-read-zeroed \
 	io-command-completed \
-	io-shutdown
+	io-shutdown \
+	io-callback-reentry
 
 check_PROGRAMS += $(io_c_tests)
 TESTS += $(io_c_tests)
