@@ -47,9 +47,7 @@ main (void)
   nbd_close (h);
 
   /* Close also reaps a live subprocess; signum 0 means SIGTERM. */
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
+  h = connect_command_or_fail (args);
   CHECK (nbd_kill_subprocess (h, 0) == 0);
   nbd_close (h);
 

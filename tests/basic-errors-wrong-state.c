@@ -20,9 +20,7 @@ main (void)
 
   requires_program ("nbdkit");
 
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
+  h = connect_command_or_fail (args);
   CHECK (nbd_aio_is_ready (h) == 1);
 
   /* Settings for the handshake cannot change once connected. */

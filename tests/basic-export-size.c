@@ -17,9 +17,7 @@ check (const char *size_arg, int64_t expect)
                    (char *) size_arg, NULL };
   int64_t size;
 
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
+  h = connect_command_or_fail (args);
   size = nbd_get_size (h);
   if (size != expect)
     FAIL ("%s: got %" PRIi64 ", expected %" PRIi64, size_arg, size, expect);

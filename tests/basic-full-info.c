@@ -66,9 +66,7 @@ main (void)
   /* Without full info nothing is requested, and nbdkit sends neither
    * (it would be allowed to): the getters fail with ENOTSUP.
    */
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
+  h = connect_command_or_fail (args);
   CHECK (nbd_get_canonical_export_name (h) == NULL);
   CHECK_ERROR (ENOTSUP, "nbd_get_canonical_export_name: ");
   CHECK (nbd_get_export_description (h) == NULL);

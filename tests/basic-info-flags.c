@@ -26,9 +26,7 @@ check_flags (char **args, int read_only, int expect)
 {
   struct nbd_handle *h;
 
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
+  h = connect_command_or_fail (args);
 
   if (nbd_is_read_only (h) != read_only)
     FAIL ("is_read_only: got %d, expected %d",
@@ -71,10 +69,7 @@ main (void)
   check_flags (read_only, 1, 0);
   /* nbdkit -r: read-only, no write-side flags (flush is still allowed). */
   {
-    struct nbd_handle *h = nbd_create ();
-
-    CHECK (h != NULL);
-    CHECK (nbd_connect_command (h, ro_flag) == 0);
+    struct nbd_handle *h = connect_command_or_fail (ro_flag);
     CHECK (nbd_is_read_only (h) == 1);
     CHECK (nbd_can_trim (h) == 0);
     CHECK (nbd_can_zero (h) == 0);

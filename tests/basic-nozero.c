@@ -12,9 +12,7 @@ check (char **args, int zero)
 {
   struct nbd_handle *h;
 
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
+  h = connect_command_or_fail (args);
   CHECK (nbd_is_read_only (h) == 0);
   if (nbd_can_zero (h) != zero)
     FAIL ("can_zero: got %d, expected %d", nbd_can_zero (h), zero);

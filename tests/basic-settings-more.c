@@ -101,10 +101,7 @@ test_subprocess (void)
 {
   char *argv[] = { "nbdkit", "-s", "--exit-with-parent", "null", "1M",
                    NULL };
-  struct nbd_handle *h = nbd_create ();
-
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, argv) == 0);
+  struct nbd_handle *h = connect_command_or_fail (argv);
   CHECK (nbd_get_subprocess_pid (h) > 1);
   CHECK (nbd_get_uri (h) == NULL);
   CHECK_ERROR (EINVAL, "nbd_get_uri: ");

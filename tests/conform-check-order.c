@@ -16,16 +16,6 @@ count_free (void *user_data)
   ++*(int *) user_data;
 }
 
-static struct nbd_handle *
-connect_to (char **args)
-{
-  struct nbd_handle *h = nbd_create ();
-
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
-  return h;
-}
-
 int
 main (void)
 {
@@ -46,7 +36,7 @@ main (void)
   CHECK (LIBNBD_STRICT_MASK == 0x7f);
   nbd_close (h);
 
-  h = connect_to (ro);
+  h = connect_command_or_fail (ro);
   /* Not advertised comes before read-only. */
   CHECK (nbd_trim (h, 512, 0, 0) == -1);
   CHECK_ERROR (EINVAL, "nbd_trim: ");
@@ -68,7 +58,7 @@ main (void)
   /* A closure with only .free set is not NULL: the bounds check runs
    * next, and the closure is freed once.
    */
-  h = connect_to (rw);
+  h = connect_command_or_fail (rw);
   only_free = (nbd_chunk_callback) { .free = count_free,
                                      .user_data = &freed };
   CHECK (nbd_aio_pread_structured (h, buf, 512, 1ULL << 40, only_free,

@@ -52,9 +52,7 @@ main (void)
   int i;
 
   requires_program ("nbdkit");
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
+  h = connect_command_or_fail (args);
   CHECK (pthread_create (&thread, NULL, reader, NULL) == 0);
   for (i = 0; i < REQUESTS; ++i)
     CHECK (nbd_pwrite (h, buf, sizeof buf, (i % 64) * 512, 0) == 0);

@@ -42,11 +42,7 @@ connect_to (const char *filter, const char *arg)
 {
   char *args[] = { "nbdkit", "-s", "--exit-with-parent", (char *) filter,
                    "memory", "4M", (char *) arg, NULL };
-  struct nbd_handle *h = nbd_create ();
-
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
-  return h;
+  return connect_command_or_fail (args);
 }
 
 static nbd_completion_callback

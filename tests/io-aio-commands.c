@@ -158,9 +158,7 @@ main (void)
   nbd_close (h);
   close (efd);
 
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, rotating) == 0);
+  h = connect_command_or_fail (rotating);
   CHECK (nbd_is_rotational (h) == 1);
   nbd_close (h);
   exit (EXIT_SUCCESS);

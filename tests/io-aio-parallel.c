@@ -87,9 +87,7 @@ main (void)
   for (i = 0; i < NR_CMDS * BLOCK; ++i)
     wbuf[i] = (i * 7 + i / 4096) & 0xff;
 
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
+  h = connect_command_or_fail (args);
   CHECK (nbd_aio_in_flight (h) == 0);
 
   /* 64 writes with completion callbacks. */

@@ -24,9 +24,7 @@ main (void)
   requires_program ("nbdkit");
   memset (buf, 0x55, sizeof buf);
 
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
+  h = connect_command_or_fail (args);
   CHECK (nbd_get_size (h) == SIZE);
 
   /* Client side checks, in the default strict mode. */

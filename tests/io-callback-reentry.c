@@ -86,11 +86,7 @@ connect_memory (const char *delay)
 {
   char *args[] = { "nbdkit", "-s", "--exit-with-parent", "--filter=delay",
                    "memory", "1M", (char *) delay, NULL };
-  struct nbd_handle *nh = nbd_create ();
-
-  CHECK (nh != NULL);
-  CHECK (nbd_connect_command (nh, args) == 0);
-  return nh;
+  return connect_command_or_fail (args);
 }
 
 int

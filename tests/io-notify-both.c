@@ -127,9 +127,7 @@ run_shape (enum shape shape)
   for (i = 0; i < DISK_SIZE; ++i)
     data[i] = (i * 31 + shape * 7 + 1) & 0xff;
 
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
+  h = connect_command_or_fail (args);
   CHECK (nbd_get_size (h) == (int64_t) DISK_SIZE);
   write_all (h, data, shape);
   CHECK (nbd_pread (h, back, DISK_SIZE, 0, 0) == 0);

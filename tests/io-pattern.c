@@ -58,9 +58,7 @@ main (void)
   buf = malloc (8 * 65536);
   CHECK (buf != NULL);
 
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
+  h = connect_command_or_fail (args);
   CHECK (nbd_get_size (h) == SIZE);
   CHECK (nbd_is_read_only (h) == 1);
 

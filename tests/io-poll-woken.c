@@ -73,9 +73,7 @@ main (void)
   pid_t tid;
   int i;
 
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, argv) == 0);
+  h = connect_command_or_fail (argv);
   CHECK (pthread_create (&t, NULL, poller, NULL) == 0);
   /* Wait until the poller sleeps in poll(2) inside nbd_poll. */
   for (i = 0; i < 1000; ++i) {

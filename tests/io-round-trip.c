@@ -69,9 +69,7 @@ main (void)
   buf = malloc (MAX_IO);
   CHECK (shadow != NULL && buf != NULL);
 
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
+  h = connect_command_or_fail (args);
   CHECK (nbd_get_size (h) == SIZE);
 
   for (op = 0; op < NR_OPS; ++op) {

@@ -22,9 +22,7 @@ main (void)
   requires_program ("nbdkit");
   memset (buf, 1, sizeof buf);
 
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
+  h = connect_command_or_fail (args);
   CHECK (nbd_pwrite (h, buf, sizeof buf, 0, 0) == 0);
 
   CHECK (nbd_shutdown (h, 0) == 0);
@@ -52,9 +50,7 @@ main (void)
   /* nbd_aio_disconnect with a command in flight: the command still
    * completes, later ones are refused.
    */
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
+  h = connect_command_or_fail (args);
   CHECK (nbd_aio_pread (h, buf, sizeof buf, 0, NBD_NULL_COMPLETION, 0) > 0);
   CHECK (nbd_aio_disconnect (h, 0) == 0);
   CHECK (nbd_aio_pread (h, buf, sizeof buf, 0, NBD_NULL_COMPLETION, 0) == -1);

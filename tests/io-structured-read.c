@@ -113,9 +113,7 @@ test_nbdkit (void)
                    "@65536 ( 0x55 0x66 )*32768 @262144 1 2 3", "size=1M",
                    NULL };
 
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
+  h = connect_command_or_fail (args);
   CHECK (nbd_get_structured_replies_negotiated (h) == 1);
 
   check_read (h, 0, SIZE, &c);

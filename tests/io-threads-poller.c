@@ -172,9 +172,7 @@ main (void)
 
   requires_program ("nbdkit");
   snprintf (size, sizeof size, "size=%d", NR_WORKERS * REGION);
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
+  h = connect_command_or_fail (args);
 
   err = poll_thread_start (&poller, h);
   if (err != 0)

@@ -237,9 +237,7 @@ connect_and_fill (void)
   int r;
 
   snprintf (size, sizeof size, "size=%d", NR_WORKERS * REGION);
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
+  h = connect_command_or_fail (args);
   for (r = 0; r < NR_WORKERS; ++r) {
     for (i = 0; i < REGION; ++i)
       buf[i] = pattern ((uint64_t) r * REGION + i);

@@ -79,9 +79,7 @@ main (void)
   int i, err;
 
   requires_program ("nbdkit");
-  h = nbd_create ();
-  CHECK (h != NULL);
-  CHECK (nbd_connect_command (h, args) == 0);
+  h = connect_command_or_fail (args);
   CHECK (nbd_get_size (h) == (int64_t) NR_THREADS * REGION);
 
   for (i = 0; i < NR_THREADS; ++i) {

@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <unistd.h>
 
+#include <libnbd.h>
+
 /* Exit status automake reads as "skipped". */
 #define SKIP_STATUS 77
 
@@ -53,5 +55,19 @@ requires_program (const char *prog)
       FAIL ("expected message starting \"%s\", got \"%s\"",             \
             (prefix), msg_ ? msg_ : "(null)");                          \
   } while (0)
+
+/* A handle connected to the server ARGV starts on its stdin and stdout
+   (nbd_connect_command, with the handle's default settings); any
+   failure fails the test.  A test that changes a setting before it
+   connects writes the steps out. */
+static inline struct nbd_handle *
+connect_command_or_fail (char **argv)
+{
+  struct nbd_handle *h = nbd_create ();
+
+  CHECK (h != NULL);
+  CHECK (nbd_connect_command (h, argv) == 0);
+  return h;
+}
 
 #endif /* TEST_COMMON_H */
