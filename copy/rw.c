@@ -22,16 +22,21 @@ die (int status, const char *fmt, ...)
 {
   static pthread_mutex_t exiting = PTHREAD_MUTEX_INITIALIZER;
   va_list ap;
+  static char *msg;             /* static: still reachable at exit */
 
   /* exit is not for two threads at once: the first to fail speaks and
    * exits, any other waits here until the process is gone.
    */
   pthread_mutex_lock (&exiting);
-  fputs ("nbdcopy: ", stderr);
   va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
+  if (vasprintf (&msg, fmt, ap) == -1)
+    msg = NULL;
   va_end (ap);
-  fputc ('\n', stderr);
+  /* The whole line in one fprintf, which glibc writes in one write(2)
+   * to the unbuffered stderr: nbdcopy's stderr is often shared with a
+   * server (nbdkit --run), whose own message must not land inside it.
+   */
+  fprintf (stderr, "nbdcopy: %s\n", msg ? msg : fmt);
   exit (status);
 }
 
