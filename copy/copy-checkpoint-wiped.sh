@@ -9,13 +9,8 @@
 # the one written to (issue 44: it resumed, exit 0, 18 MB wrong).
 source "${srcdir:-.}/copy-functions.sh"
 set -e
-peer=${LIBNBD_PEER_1_24_DIR:-/var/cache/libnbd-peers/debian-sid}
-nbdkit148=$peer/nbdkit
-if ! "$nbdkit148" --filter=rate file --version >/dev/null 2>&1; then
-  echo "$0: SKIP: needs nbdkit 1.48 in $peer (scripts/peer-libnbd-1.24.sh):"
-  echo "$0: Debian 12's nbdkit 1.32 aborts when a client dies mid-write"
-  exit 77
-fi
+use_nbdkit_1_48
+requires nbdkit --filter=rate file --version
 make_tmpdir
 mib=$((1024 * 1024))
 size=$((48 * mib))
@@ -33,19 +28,7 @@ dsturi="nbd+unix:///?socket=$sock"
 # to about 4M/s if asked.
 server ()
 {
-  local args=(file "$tmp/dst")
-  [ "$1" != slow ] || args=(--filter=rate file "$tmp/dst" rate=32M)
-  [ ! -s "$sock.pid" ] || kill_nbdkit "$sock"
-  rm -f "$sock" "$sock.pid"
-  "$nbdkit148" -U "$sock" -P "$sock.pid" -f "${args[@]}" &
-  wait_for_file "$sock.pid" nbdkit
-}
-cleanup_fn sh -c "kill \$(cat '$sock.pid') 2>/dev/null || :"
-
-durable_bytes ()
-{
-  awk '$1 == "durable" { n += $3 - $2 } END { print n + 0 }' "$ck" \
-    2>/dev/null || echo 0
+  restart_file_server "$sock" "$tmp/dst" ${1:+32M}
 }
 
 # A copy slowed down to a blank destination, killed once 8M are
@@ -56,20 +39,7 @@ copy_and_kill ()
   server slow
   $VG nbdcopy --checkpoint="$ck" --checkpoint-bytes=4M "$tmp/src" "$dsturi" \
     > "$tmp/killed.out" 2>&1 &
-  pid=$!
-  for _ in $(seq 300); do
-    [ "$(durable_bytes)" -ge $((8 * mib)) ] && break
-    sleep 0.05
-  done
-  kill -KILL $pid
-  wait $pid || :
-  cat "$tmp/killed.out"
-  d=$(durable_bytes)
-  echo "killed with $d bytes durable"
-  if [ "$d" -lt $((8 * mib)) ] || [ "$d" -ge $size ]; then
-    echo "$0: the first run should have been killed half-way"
-    exit 1
-  fi
+  kill_copy_once_durable $! "$tmp/killed.out" "$ck" $((8 * mib)) $size
   # The 16 fixed samples are all of zeroes (one digest): they cannot
   # tell a blank disk.
   test "$(awk '$1 == "sample" { print $3, $4 }' "$ck" | sort -u | wc -l)" = 1

@@ -32,12 +32,6 @@ server ()
 }
 cleanup_fn sh -c "kill \$(cat '$sock.pid') 2>/dev/null || :"
 
-# Durable bytes the checkpoint file records.
-durable_bytes ()
-{
-  awk '$1 == "durable" { n += $3 - $2 } END { print n + 0 }' "$ck" \
-    2>/dev/null || echo 0
-}
 
 # Whether the checkpoint file has the start of the export durable.
 durable_at_zero ()
@@ -49,26 +43,15 @@ durable_at_zero ()
 # Start a copy slowed down to about 16M/s, and SIGKILL it once it has
 # made at least 8M durable, the first range among them (case 3 changes
 # the destination there; the workers' ranges end in any order), but is
-# far from done.
+# far from done.  Sets d to the bytes it made durable.
 copy_and_kill ()
 {
   server rate rate=16M
   nbdcopy --checkpoint="$ck" --checkpoint-bytes=4M "$@" \
     "$tmp/src" "$dsturi" > "$tmp/killed.out" 2>&1 &
-  pid=$!
-  for _ in $(seq 200); do
-    [ "$(durable_bytes)" -ge $((8 * 1024 * 1024)) ] && durable_at_zero &&
-      break
-    sleep 0.05
-  done
-  kill -KILL $pid
-  wait $pid || :
-  d=$(durable_bytes)
-  echo "killed with $d bytes durable"
-  if [ "$d" -lt $((8 * 1024 * 1024)) ] || [ "$d" -ge $size ]; then
-    echo "$0: the first run should have been killed half-way"
-    exit 1
-  fi
+  kill_copy_once_durable $! "$tmp/killed.out" "$ck" $((8 * 1024 * 1024)) \
+    $size durable_at_zero
+  d=$(checkpoint_durable "$ck")
 }
 
 # must_refuse MESSAGE: the same command run again must exit 3 saying

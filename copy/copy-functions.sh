@@ -141,3 +141,46 @@ reconnect_summary ()
   reconnects=$(sed "s/$re/\1/" <<<"$line")
   replayed=$(sed "s/$re/\2/" <<<"$line")
 }
+
+# checkpoint_durable CK: the bytes the --checkpoint file CK records as
+# durable (0 while it does not exist yet).
+checkpoint_durable ()
+{
+  awk '$1 == "durable" { n += $3 - $2 } END { print n + 0 }' "$1" \
+    2>/dev/null || echo 0
+}
+
+# kill_copy_once_durable PID OUT CK BYTES TOTAL [TEST...]: wait, 15 s
+# at most, until the checkpoint file CK of the background copy PID
+# records BYTES durable and the command TEST (if any) succeeds; then
+# SIGKILL the copy, reap it, show its output file OUT, and fail the
+# test unless the copy was killed half-way (BYTES to TOTAL durable).
+kill_copy_once_durable ()
+{
+  local pid=$1 out=$2 ck=$3 bytes=$4 total=$5 d
+  shift 5
+  for _ in $(seq 300); do
+    [ "$(checkpoint_durable "$ck")" -ge "$bytes" ] && "${@:-true}" && break
+    sleep 0.05
+  done
+  kill -KILL "$pid"
+  wait "$pid" || :
+  cat "$out"
+  d=$(checkpoint_durable "$ck")
+  echo "killed with $d bytes durable"
+  if [ "$d" -lt "$bytes" ] || [ "$d" -ge "$total" ]; then
+    echo "$0: the copy should have been killed half-way, not at $d bytes"
+    exit 1
+  fi
+}
+
+# restart_file_server SOCK FILE [RATE]: (re)start nbdkit serving FILE
+# on SOCK, through the rate filter at RATE if given; an earlier server
+# on SOCK is killed first.
+restart_file_server ()
+{
+  local sock=$1 file=$2 args=(file "$2")
+  [ -z "${3-}" ] || args=(--filter=rate file "$file" rate="$3")
+  [ ! -s "$sock.pid" ] || kill_nbdkit "$sock"
+  start_nbdkit "$sock" "${args[@]}"
+}
