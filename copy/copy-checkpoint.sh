@@ -32,7 +32,6 @@ server ()
 }
 cleanup_fn sh -c "kill \$(cat '$sock.pid') 2>/dev/null || :"
 
-
 # Whether the checkpoint file has the start of the export durable.
 durable_at_zero ()
 {
