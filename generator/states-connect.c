@@ -45,7 +45,7 @@ start_connect (struct nbd_handle *h, const struct sockaddr *addr,
     errno = ENOMEM;
     return -1;
   }
-  nbd_internal_socket_set_options (h, fd, addr->sa_family);
+  nbd_internal_socket_set_options (h, h->sock, addr->sa_family);
   if (connect (fd, addr, len) == -1 && errno != EINPROGRESS)
     return -1;
   return 0;

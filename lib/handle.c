@@ -74,6 +74,9 @@ nbd_create (void)
   /* LIBNBD_NO_BATCH=1: send each request as it comes (benchmarks). */
   s = getenv ("LIBNBD_NO_BATCH");
   h->batching = !(s && strcmp (s, "1") == 0);
+  /* LIBNBD_NO_LOWAT=1: leave TCP's SO_RCVLOWAT alone (benchmarks). */
+  s = getenv ("LIBNBD_NO_LOWAT");
+  h->move_lowat = !(s && strcmp (s, "1") == 0);
   s = getenv ("LIBNBD_DEBUG");
   h->debug = s && strcmp (s, "1") == 0;
   h->state = h->public_state = STATE_CREATED_START;

@@ -47,6 +47,10 @@ enum { PROTOCOL_UNKNOWN, PROTOCOL_OLDSTYLE, PROTOCOL_NEWSTYLE,
  * replies, little of a large payload to copy out again.
  */
 #define RECV_AHEAD_NEAR_LARGE (4 * 1024)
+/* Over TCP, poll waits for at most this much of a large payload before
+ * it wakes the reader (SO_RCVLOWAT, lib/socket.c set_recv_lowat).
+ */
+#define RECV_LOWAT_MAX (256 * 1024)
 /* Payloads under this size are copied into the gathered send. */
 #define SMALL_PAYLOAD (64 * 1024)
 
@@ -98,6 +102,8 @@ struct socket {
   const struct socket_ops *ops;
   int fd;
   const char *why;              /* TLS: why the last call failed, or NULL */
+  int lowat;                    /* plain TCP: its SO_RCVLOWAT now; 0: a
+                                   socket whose mark is left alone */
 };
 
 /* Callbacks a command carries; the wrapper frees what we did not take. */
@@ -199,6 +205,8 @@ struct nbd_handle {
   bool pread_initialize;
   bool opt_mode;
   bool batching;                /* gather sends, defer while busy */
+  bool move_lowat;              /* TCP: raise SO_RCVLOWAT for large reads
+                                   (socket.c set_recv_lowat) */
   uint32_t gflags;              /* LIBNBD_HANDSHAKE_FLAG_* we accept */
   uint32_t strict;              /* LIBNBD_STRICT_* */
   uint32_t uri_allow_transports;
@@ -446,8 +454,8 @@ extern int nbd_internal_connect_fd_nonblocking (int fd);
 
 /* ---- socket.c: the plain socket, buffered receive, gathered send ---- */
 extern struct socket *nbd_internal_socket_create (int fd);
-extern void nbd_internal_socket_set_options (struct nbd_handle *h, int fd,
-                                             int family);
+extern void nbd_internal_socket_set_options (struct nbd_handle *h,
+                                             struct socket *sock, int family);
 extern int nbd_internal_recv_into_rbuf (struct nbd_handle *h);
 extern bool nbd_internal_ahead_empty (struct nbd_handle *h);
 extern int nbd_internal_recv_handshake (struct nbd_handle *h);

@@ -75,12 +75,14 @@ static const struct socket_ops plain_ops = {
  *
  * TCP: no Nagle, as every libnbd sets.  A request sent while an earlier
  * one is not yet acknowledged would otherwise wait for the ACK, which
- * delayed acknowledgement can hold back for up to 40 ms.
+ * delayed acknowledgement can hold back for up to 40 ms.  And the
+ * receive low-water mark is ours to move (set_recv_lowat).
  */
 void
-nbd_internal_socket_set_options (struct nbd_handle *h, int fd, int family)
+nbd_internal_socket_set_options (struct nbd_handle *h, struct socket *sock,
+                                 int family)
 {
-  int size = 2 * 1024 * 1024, on = 1;
+  int size = 2 * 1024 * 1024, on = 1, fd = sock->fd;
 
   switch (family) {
   case AF_UNIX:
@@ -91,6 +93,7 @@ nbd_internal_socket_set_options (struct nbd_handle *h, int fd, int family)
   case AF_INET6:
     if (setsockopt (fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on) == -1)
       debug (h, "setsockopt: TCP_NODELAY: %m");
+    sock->lowat = h->move_lowat;
     break;
   }
 }
@@ -108,6 +111,7 @@ nbd_internal_socket_create (int fd)
   sock->ops = &plain_ops;
   sock->fd = fd;
   sock->why = NULL;
+  sock->lowat = 0;
   return sock;
 }
 
@@ -145,6 +149,43 @@ take_ahead (struct nbd_handle *h)
     h->ahead_start = h->ahead_end = 0;
 }
 
+/* Over plain TCP, a large payload arrives segment by segment, and poll
+ * would wake the reader for each: most of a 1 MiB read's CPU went to
+ * waking, polling and recv (bench/README.md, "TCP receive low-water
+ * mark").  So before each wait for more of a payload of
+ * RECV_DIRECT_SIZE or more, SO_RCVLOWAT asks poll to report the socket
+ * readable only once min (what is still to come, RECV_LOWAT_MAX) bytes
+ * are there, and the mark is back at 1 as soon as the payload is in.
+ * It never exceeds what the server still owes: those bytes come before
+ * anything else on the stream.  An end of file or an error wakes poll
+ * whatever the mark.  Unix sockets ignore the mark in poll, and TLS
+ * records do not map to it, so only plain TCP sockets the library
+ * connected itself have it moved (sock->lowat != 0).
+ */
+static void
+set_recv_lowat (struct nbd_handle *h, size_t want)
+{
+  struct socket *sock = h->sock;
+  int v = want > RECV_LOWAT_MAX ? RECV_LOWAT_MAX : want > 1 ? (int) want : 1;
+
+  if (sock->lowat == 0 || v == sock->lowat)
+    return;
+  if (setsockopt (sock->fd, SOL_SOCKET, SO_RCVLOWAT, &v, sizeof v) == -1) {
+    debug (h, "setsockopt: SO_RCVLOWAT: %m");
+    v = 0;                      /* leave it alone from now on */
+  }
+  sock->lowat = v;
+}
+
+/* Before a wait for more of h->rbuf: the mark for what is to come. */
+static int
+recv_would_block (struct nbd_handle *h)
+{
+  set_recv_lowat (h, h->rbuf != NULL && h->rlen >= RECV_DIRECT_SIZE ?
+                  h->rlen : 1);
+  return 1;
+}
+
 /* Fill h->rbuf (or skip h->rlen bytes when rbuf is NULL).  Small reads
  * go through the read-ahead buffer, so one recv brings in many
  * replies; large ones land directly in their buffer.
@@ -166,7 +207,7 @@ nbd_internal_recv_into_rbuf (struct nbd_handle *h)
      * until poll says otherwise, so don't spend a recv to hear EAGAIN.
      */
     if (h->recv_drained)
-      return 1;
+      return recv_would_block (h);
     direct = h->rbuf != NULL && h->rlen >= RECV_DIRECT_SIZE;
     ahead = h->large_reads ? RECV_AHEAD_NEAR_LARGE : RECV_AHEAD_SIZE;
     if (direct)
@@ -175,7 +216,7 @@ nbd_internal_recv_into_rbuf (struct nbd_handle *h)
       r = h->sock->ops->recv (h->sock, h->ahead, ahead);
     if (r == -1) {
       if (errno == EAGAIN || errno == EWOULDBLOCK)
-        return 1;
+        return recv_would_block (h);
       if (errno == EINTR)
         continue;
       io_error (h, "recv");
@@ -195,6 +236,7 @@ nbd_internal_recv_into_rbuf (struct nbd_handle *h)
       h->ahead_end = r;
     }
   }
+  set_recv_lowat (h, 1);        /* the next reply may be small */
   return 0;
 }
 

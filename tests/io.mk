@@ -31,7 +31,8 @@ io_c_tests = \
 	io-aio-read-zeroed \
 	io-command-completed \
 	io-shutdown \
-	io-callback-reentry
+	io-callback-reentry \
+	io-tcp-lowat
 
 check_PROGRAMS += $(io_c_tests)
 TESTS += $(io_c_tests)
