@@ -149,6 +149,13 @@ take_ahead (struct nbd_handle *h)
     h->ahead_start = h->ahead_end = 0;
 }
 
+/* Does what is left of h->rbuf land directly in it, past the read-ahead? */
+static bool
+recv_direct (const struct nbd_handle *h)
+{
+  return h->rbuf != NULL && h->rlen >= RECV_DIRECT_SIZE;
+}
+
 /* Over plain TCP, a large payload arrives segment by segment, and poll
  * would wake the reader for each: most of a 1 MiB read's CPU went to
  * waking, polling and recv (bench/README.md, "TCP receive low-water
@@ -181,8 +188,7 @@ set_recv_lowat (struct nbd_handle *h, size_t want)
 static int
 recv_would_block (struct nbd_handle *h)
 {
-  set_recv_lowat (h, h->rbuf != NULL && h->rlen >= RECV_DIRECT_SIZE ?
-                  h->rlen : 1);
+  set_recv_lowat (h, recv_direct (h) ? h->rlen : 1);
   return 1;
 }
 
@@ -208,7 +214,7 @@ nbd_internal_recv_into_rbuf (struct nbd_handle *h)
      */
     if (h->recv_drained)
       return recv_would_block (h);
-    direct = h->rbuf != NULL && h->rlen >= RECV_DIRECT_SIZE;
+    direct = recv_direct (h);
     ahead = h->large_reads ? RECV_AHEAD_NEAR_LARGE : RECV_AHEAD_SIZE;
     if (direct)
       r = h->sock->ops->recv (h->sock, h->rbuf, h->rlen);
