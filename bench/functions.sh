@@ -148,11 +148,11 @@ kill_nbdkit ()
 
 # start_memory_server DIR: nbdkit memory 64M in the background on the
 # Unix socket DIR/sock, its pid in DIR/pid (the caller's EXIT trap
-# kills it); returns once the socket is there.
+# kills it); returns once nbdkit listens (it writes the pid file then).
 start_memory_server ()
 {
   nbdkit -U "$1/sock" -P "$1/pid" memory 64M
-  for _ in $(seq 100); do [ -S "$1/sock" ] && return 0; sleep 0.1; done
+  for _ in $(seq 100); do [ -s "$1/pid" ] && return 0; sleep 0.1; done
   die "nbdkit did not start"
 }
 

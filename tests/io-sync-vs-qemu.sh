@@ -18,12 +18,8 @@ truncate -s 10M "$img"
 qemu-nbd -t -k "$sock" -f raw --pid-file="$tmp/pid" "$img" &
 qemu_pid=$!
 cleanup_fn kill $qemu_pid
-# Wait (bounded) for the socket.
-for i in $(seq 100); do
-  test -S "$sock" && break
-  sleep 0.1
-done
-test -S "$sock"
+# qemu-nbd writes its pid file once it listens.
+wait_for_file "$tmp/pid" qemu-nbd
 
 $VG "$client" "$sock"
 

@@ -162,13 +162,14 @@ if qemu-nbd --version >/dev/null 2>&1; then
   {
     local i qemu_pid
 
-    rm -f "$d/qsock"
-    qemu-nbd -t -k "$d/qsock" -f raw --tls-creds tls0 --object \
+    rm -f "$d/qsock" "$d/qsock.pid"
+    qemu-nbd -t -k "$d/qsock" --pid-file="$d/qsock.pid" -f raw \
+      --tls-creds tls0 --object \
       "tls-creds-psk,id=tls0,endpoint=server,dir=$d/qpsk,priority=$1:+ECDHE-PSK:+DHE-PSK:+PSK" \
       "$d/disk.img" &
     qemu_pid=$!
     cleanup_fn "kill $qemu_pid 2>/dev/null"
-    for i in $(seq 100); do [ -S "$d/qsock" ] && break; sleep 0.1; done
+    wait_for_file "$d/qsock.pid" qemu-nbd
     LIBNBD_DEBUG=1 tls_client --negotiated 1 \
       --uri "nbds+unix://alice@/?socket=$d/qsock&tls-psk-file=$d/keys.psk" \
       2> "$d/debug" || { kill $qemu_pid; cat "$d/debug"; exit 1; }

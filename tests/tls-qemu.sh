@@ -12,16 +12,12 @@ client="${builddir:-.}/tls-client"
 # -t: keep serving after each client.
 start_qemu ()
 {
-  rm -f "$d/sock"
-  qemu-nbd -t -k "$d/sock" -f raw --object "$1" --tls-creds tls0 \
-    "$d/disk.img" &
+  rm -f "$d/sock" "$d/sock.pid"
+  qemu-nbd -t -k "$d/sock" --pid-file="$d/sock.pid" -f raw --object "$1" \
+    --tls-creds tls0 "$d/disk.img" &
   qemu_pid=$!
   cleanup_fn "kill $qemu_pid 2>/dev/null"
-  for i in $(seq 100); do
-    test -S "$d/sock" && break
-    sleep 0.1
-  done
-  test -S "$d/sock"
+  wait_for_file "$d/sock.pid" qemu-nbd
 }
 
 # qemu-nbd reads keys.psk from the directory it is given.

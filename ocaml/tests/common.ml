@@ -19,7 +19,9 @@ let connected args =
   nbd
 
 (* nbdkit [args] on a Unix socket of a fresh directory; [f] gets the
-   socket's path.  The server is killed and the directory removed
+   socket's path once nbdkit listens: it writes its pid file after
+   listen (the socket's file exists from bind, before, when a connect
+   is refused).  The server is killed and the directory removed
    whatever [f] does. *)
 let with_unix_server args f =
   let dir = Filename.concat (Filename.get_temp_dir_name ())
@@ -27,18 +29,20 @@ let with_unix_server args f =
                  (Random.bits ())) in
   Unix.mkdir dir 0o700;
   let sock = Filename.concat dir "sock" in
+  let pidfile = Filename.concat dir "pid" in
   let pid =
     Unix.create_process "nbdkit"
       (Array.of_list ("nbdkit" :: "-f" :: "--exit-with-parent"
-                      :: "-U" :: sock :: args))
+                      :: "-U" :: sock :: "-P" :: pidfile :: args))
       Unix.stdin Unix.stdout Unix.stderr in
   let cleanup () =
     (try Unix.kill pid Sys.sigterm with Unix.Unix_error _ -> ());
     (try ignore (Unix.waitpid [] pid) with Unix.Unix_error _ -> ());
     (try Sys.remove sock with Sys_error _ -> ());
+    (try Sys.remove pidfile with Sys_error _ -> ());
     (try Unix.rmdir dir with Unix.Unix_error _ -> ()) in
   let rec wait n =
-    if not (Sys.file_exists sock) then (
+    if not (Sys.file_exists pidfile) then (
       if n = 0 then (cleanup (); fail "nbdkit did not start");
       Unix.sleepf 0.05;
       wait (n - 1)

@@ -9,12 +9,15 @@ cleanup () { kill "${pids[@]}" 2>/dev/null || :; rm -rf "$d"; }
 trap cleanup EXIT
 
 # Source: data in its first 64K, then a hole; destination: empty.
-nbdkit -f -U "$d/src" --exit-with-parent data '1 * 65536' size=1M &
+nbdkit -f -U "$d/src" -P "$d/src.pid" --exit-with-parent \
+  data '1 * 65536' size=1M &
 pids+=($!)
-nbdkit -f -U "$d/dst" --exit-with-parent memory 1M &
+nbdkit -f -U "$d/dst" -P "$d/dst.pid" --exit-with-parent memory 1M &
 pids+=($!)
+# nbdkit writes its pid file once it listens (the socket's file
+# exists from bind, before, when a connect is refused).
 for s in src dst; do
-  for i in $(seq 100); do [ -S "$d/$s" ] && break; sleep 0.1; done
+  for i in $(seq 100); do [ -s "$d/$s.pid" ] && break; sleep 0.1; done
 done
 src="nbd+unix:///?socket=$d/src"
 dst="nbd+unix:///?socket=$d/dst"
