@@ -14,9 +14,8 @@
  */
 #include <config.h>
 
-#include <endian.h>
-
-#include "diff-common.h"
+#include "diff-common.h"        /* start_on_tcp, cues, diff_poll_until */
+#include "misbehave-common.h"   /* is_pattern: fake-server's disk */
 
 #define LEN DISK_SIZE           /* the whole of fake-server's disk */
 #define CAP (256 * 1024)        /* RECV_LOWAT_MAX */
@@ -24,20 +23,6 @@
 #define PART3 100000            /* the last part: over RECV_DIRECT_SIZE */
 
 static unsigned char buf[LEN];
-
-/* fake-server's disk: each 8-byte word is its offset, big-endian. */
-static bool
-is_disk (const unsigned char *b, uint64_t offset, size_t len)
-{
-  size_t i;
-
-  for (i = 0; i < len; i += 8) {
-    uint64_t v = htobe64 (offset + i);
-    if (memcmp (b + i, &v, 8) != 0)
-      return false;
-  }
-  return true;
-}
 
 static int
 lowat (struct nbd_handle *h)
@@ -140,7 +125,7 @@ main (void)
   diff_poll_until (h, read_over, &err);
   if (err != 0)
     FAIL ("the read failed: %s", strerror (err));
-  if (!is_disk (buf, 0, LEN))
+  if (!is_pattern (buf, LEN, 0))
     FAIL ("the read's buffer is not the disk's bytes");
   /* The tail came in one recv after a wait with the mark at most its
    * size: the mark is back at 1 for the next reply.
@@ -150,14 +135,14 @@ main (void)
   /* Reads answered at once, and a small one alone in flight. */
   memset (buf, 0, LEN);
   CHECK (nbd_pread (h, buf, LEN, 0, 0) == 0);
-  CHECK (is_disk (buf, 0, LEN));
+  CHECK (is_pattern (buf, LEN, 0));
   CHECK (lowat (h) == 1);
   CHECK (nbd_pread (h, small, sizeof small, 4096, 0) == 0);
-  CHECK (is_disk (small, 4096, sizeof small));
+  CHECK (is_pattern (small, sizeof small, 4096));
   CHECK (nbd_pread (h, buf, 100 * 1024, 8192, 0) == 0);
-  CHECK (is_disk (buf, 8192, 100 * 1024));
+  CHECK (is_pattern (buf, 100 * 1024, 8192));
   CHECK (nbd_pread (h, small, sizeof small, 0, 0) == 0);
-  CHECK (is_disk (small, 0, sizeof small));
+  CHECK (is_pattern (small, sizeof small, 0));
   CHECK (lowat (h) == 1);
   alarm (0);
 
